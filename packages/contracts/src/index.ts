@@ -1,0 +1,2 @@
+export type { ErrorCode, ErrorCodeInfo } from './errors.js';
+export { errorCodes, isErrorCode } from './errors.js';
