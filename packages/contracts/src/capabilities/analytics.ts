@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import { FreeObject, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Count, Input, Limit, Output, Text } from './common.js';
+import { defineCapability } from './types.js';
+
+const Window = () => ({
+  property_id: Type.Optional(Uuid()),
+  from: Type.Optional(Timestamp()),
+  to: Type.Optional(Timestamp()),
+});
+
+/** analytics.events.read: raw analytics events with filters. */
+export const analyticsEventsRead = defineCapability({
+  id: 'analytics.events.read',
+  version: '1.0.0',
+  summary:
+    'Read analytics events of a property in a time window, filtered by name, category, source, outcome or text.',
+  tags: ['analytics', 'events', 'read'],
+  risk_level: 'low',
+  scopes: ['analytics:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({
+    ...Window(),
+    event_name: Type.Optional(Text(1, 120)),
+    event_category: Type.Optional(Text(1, 80)),
+    event_source: Type.Optional(Text(1, 80)),
+    event_outcome: Type.Optional(Text(1, 80)),
+    query: Type.Optional(Text(1, 160)),
+    errors_only: Type.Optional(Type.Boolean()),
+    limit: Type.Optional(Limit(500)),
+  }),
+  output_schema: Output({
+    events: Type.Array(FreeObject()),
+    count: Count(),
+    limit: Type.Integer({ minimum: 1 }),
+    truncated: Type.Boolean(),
+  }),
+});
+
+/** analytics.stats.read: aggregated statistics of a property. */
+export const analyticsStatsRead = defineCapability({
+  id: 'analytics.stats.read',
+  version: '1.0.0',
+  summary:
+    'Read aggregated analytics of a property: totals, top pages and referrers, events by name, errors, series.',
+  tags: ['analytics', 'stats', 'read'],
+  risk_level: 'low',
+  scopes: ['analytics:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({
+    ...Window(),
+    granularity: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')])),
+    limit_pages: Type.Optional(Limit(100)),
+    limit_referrers: Type.Optional(Limit(100)),
+    limit_events: Type.Optional(Limit(100)),
+    sample_limit: Type.Optional(Type.Integer({ minimum: 100, maximum: 10000 })),
+  }),
+  output_schema: Output({
+    window: FreeObject(),
+    totals: FreeObject(),
+    top_pages: Type.Array(FreeObject()),
+    top_referrers: Type.Array(FreeObject()),
+    events_by_name: Type.Array(FreeObject()),
+    errors: Type.Array(FreeObject()),
+    series: Type.Array(FreeObject()),
+    sample: FreeObject(),
+  }),
+});
+
+/** Analytics capabilities. */
+export const analyticsCapabilities = [analyticsEventsRead, analyticsStatsRead] as const;

@@ -1,0 +1,230 @@
+import { Type } from '@sinclair/typebox';
+import { Closed, Currency, DateString, FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
+import {
+  DocumentPaymentStatus,
+  DocumentRecord,
+  DocumentStatus,
+  DocumentType,
+  LineRecord,
+  PaymentRecord,
+} from './billing-records.js';
+import { Count, Input, Limit, NonNegative, NullableText1000, Offset, Output, Page, Text } from './common.js';
+import { defineCapability } from './types.js';
+
+const DraftStatus = () => Type.Literal('draft');
+
+const ConvertInput = () =>
+  Input({
+    source_document_id: Uuid(),
+    document_date: Type.Optional(DateString()),
+    title: Type.Optional(NullableText1000()),
+  });
+
+const ConvertOutput = () =>
+  Output({
+    document_id: Uuid(),
+    source_document_id: Uuid(),
+    source_document_type: DocumentType(),
+    document_type: DocumentType(),
+    status: DraftStatus(),
+    payment_status: Nullable(DocumentPaymentStatus()),
+    number: Nullable(Type.String()),
+    line_count: Count(),
+    created: Type.Boolean(),
+  });
+
+/** billing.document.convert_quote_to_order. */
+export const billingConvertQuoteToOrder = defineCapability({
+  id: 'billing.document.convert_quote_to_order',
+  version: '1.0.0',
+  summary: 'Create a draft sales order from a quote; the new document references the quote.',
+  tags: ['billing', 'document', 'convert', 'quote', 'sales_order'],
+  risk_level: 'medium',
+  scopes: ['billing:write'],
+  cost_credits: '0.10',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: ConvertInput(),
+  output_schema: ConvertOutput(),
+});
+
+/** billing.document.convert_order_to_invoice. */
+export const billingConvertOrderToInvoice = defineCapability({
+  id: 'billing.document.convert_order_to_invoice',
+  version: '1.0.0',
+  summary: 'Create a draft invoice from a sales order; the new document references the order.',
+  tags: ['billing', 'document', 'convert', 'sales_order', 'invoice'],
+  risk_level: 'medium',
+  scopes: ['billing:write'],
+  cost_credits: '0.10',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: ConvertInput(),
+  output_schema: ConvertOutput(),
+});
+
+const DraftLine = () =>
+  Input({
+    item_name: Text(1, 500),
+    quantity: NonNegative(),
+    unit_price: NonNegative(),
+    item_id: Type.Optional(Nullable(Uuid())),
+    sku: Type.Optional(NullableText1000()),
+    description: Type.Optional(NullableText1000()),
+    unit: Type.Optional(NullableText1000()),
+    tax_name: Type.Optional(NullableText1000()),
+    discount_amount: Type.Optional(NonNegative()),
+    tax_percent: Type.Optional(NonNegative()),
+  });
+
+/** billing.document.create_draft. */
+export const billingCreateDraft = defineCapability({
+  id: 'billing.document.create_draft',
+  version: '1.0.0',
+  summary: 'Create a draft quote, sales order, invoice, credit note or self-billing invoice with its lines.',
+  tags: ['billing', 'document', 'create', 'draft', 'invoice', 'quote'],
+  risk_level: 'medium',
+  scopes: ['billing:write'],
+  cost_credits: '0.10',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    document_type: DocumentType(),
+    document_date: DateString(),
+    lines: Type.Array(DraftLine(), { minItems: 1 }),
+    account_id: Type.Optional(Nullable(Uuid())),
+    vendor_id: Type.Optional(Nullable(Uuid())),
+    document_profile_id: Type.Optional(Nullable(Uuid())),
+    title: Type.Optional(NullableText1000()),
+    buyer_reference: Type.Optional(NullableText1000()),
+    order_reference: Type.Optional(NullableText1000()),
+    customer_e_invoice_endpoint_id: Type.Optional(NullableText1000()),
+    notes: Type.Optional(NullableText1000()),
+    terms: Type.Optional(NullableText1000()),
+    valid_until: Type.Optional(Nullable(DateString())),
+    due_date: Type.Optional(Nullable(DateString())),
+    service_date: Type.Optional(Nullable(DateString())),
+    customer_e_invoice_endpoint_scheme_id: Type.Optional(
+      Type.Union([
+        Type.Literal('EM'),
+        Type.Literal('0204'),
+        Type.Literal('0088'),
+        Type.Literal('9915'),
+        Type.Null(),
+      ]),
+    ),
+    currency: Type.Optional(Currency()),
+    shipping_address: Type.Optional(FreeObject()),
+  }),
+  output_schema: Output({
+    document_id: Uuid(),
+    document_type: DocumentType(),
+    status: DraftStatus(),
+    number: Nullable(Type.String()),
+    currency: Currency(),
+    totals: Type.Object(
+      {
+        subtotal: Type.Number(),
+        discount_total: Type.Number(),
+        tax_total: Type.Number(),
+        reverse_charge_tax_total: Type.Number(),
+        total: Type.Number(),
+        balance: Type.Number(),
+      },
+      Closed,
+    ),
+    line_count: Type.Integer({ minimum: 1 }),
+    tax_treatment: Type.Object(
+      {
+        type: Type.String(),
+        label: Type.String(),
+        customer_tax_id: Nullable(Type.String()),
+        customer_country_code: Nullable(Type.String()),
+      },
+      Closed,
+    ),
+    payment_status: Type.Optional(Nullable(DocumentPaymentStatus())),
+  }),
+});
+
+/** billing.document.read. */
+export const billingDocumentRead = defineCapability({
+  id: 'billing.document.read',
+  version: '1.0.0',
+  summary: 'Read one billing document with its lines and payments.',
+  tags: ['billing', 'document', 'read'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({ document_id: Uuid() }),
+  output_schema: Output({
+    document: DocumentRecord(),
+    lines: Type.Array(LineRecord()),
+    payments: Type.Array(PaymentRecord()),
+  }),
+});
+
+const SORT_FIELDS = [
+  'document_date',
+  'created_at',
+  'total',
+  'number',
+  'counterparty_name',
+  'status',
+] as const;
+
+const DocumentQuery = () =>
+  Input({
+    document_type: Type.Optional(DocumentType()),
+    search: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(DocumentStatus()),
+    open_filter: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('open'), Type.Literal('paid')])),
+    date_from: Type.Optional(DateString()),
+    date_to: Type.Optional(DateString()),
+    sort_by: Type.Optional(Type.Union(SORT_FIELDS.map((field) => Type.Literal(field)))),
+    ascending: Type.Optional(Type.Boolean()),
+    limit: Type.Optional(Limit(100)),
+    offset: Type.Optional(Offset()),
+  });
+
+/** billing.document.list. */
+export const billingDocumentList = defineCapability({
+  id: 'billing.document.list',
+  version: '1.0.0',
+  summary: 'List billing documents with filters, sorting and paging.',
+  tags: ['billing', 'document', 'list'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: DocumentQuery(),
+  output_schema: Page(DocumentRecord()),
+});
+
+/** billing.document.search (same shapes as list). */
+export const billingDocumentSearch = defineCapability({
+  id: 'billing.document.search',
+  version: '1.0.0',
+  summary: 'Search billing documents by text with filters, sorting and paging.',
+  tags: ['billing', 'document', 'search'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: DocumentQuery(),
+  output_schema: Page(DocumentRecord()),
+});
+
+/** Billing document capabilities (create, convert, read, list, search). */
+export const billingDocumentCapabilities = [
+  billingConvertQuoteToOrder,
+  billingConvertOrderToInvoice,
+  billingCreateDraft,
+  billingDocumentRead,
+  billingDocumentList,
+  billingDocumentSearch,
+] as const;

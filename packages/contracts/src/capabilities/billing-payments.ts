@@ -1,0 +1,167 @@
+import { Type } from '@sinclair/typebox';
+import {
+  Closed,
+  Currency,
+  DateString,
+  FreeObject,
+  Nullable,
+  Timestamp,
+  Uuid,
+} from '../schemas/primitives.js';
+import {
+  DocumentPaymentStatus,
+  DocumentStatus,
+  ItemType,
+  PaymentRecord,
+  PaymentStatus,
+  ReminderLevel,
+  ReminderStatus,
+} from './billing-records.js';
+import { Input, Limit, NullableText1000, Offset, Output, Page } from './common.js';
+import { defineCapability } from './types.js';
+
+const NullableString = () => Nullable(Type.String());
+
+/** billing.item.search. */
+export const billingItemSearch = defineCapability({
+  id: 'billing.item.search',
+  version: '1.0.0',
+  summary: 'Search catalog items (services, products, fees, discounts) for document lines.',
+  tags: ['billing', 'item', 'search'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({
+    query: Type.Optional(Type.String({ maxLength: 200 })),
+    item_type: Type.Optional(ItemType()),
+    active_only: Type.Optional(Type.Boolean()),
+    limit: Type.Optional(Limit(100)),
+    offset: Type.Optional(Offset()),
+  }),
+  output_schema: Page(
+    Output({
+      id: Uuid(),
+      name: Type.String(),
+      sku: NullableString(),
+      item_type: ItemType(),
+      description: NullableString(),
+      unit: NullableString(),
+      unit_price: Type.Number(),
+      currency: Currency(),
+      tax_name: NullableString(),
+      tax_percent: Nullable(Type.Number()),
+      is_active: Type.Boolean(),
+      updated_at: Timestamp(),
+    }),
+  ),
+});
+
+/** billing.payment.list. */
+export const billingPaymentList = defineCapability({
+  id: 'billing.payment.list',
+  version: '1.0.0',
+  summary: 'List payments, optionally of one document or with one status.',
+  tags: ['billing', 'payment', 'list'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({
+    document_id: Type.Optional(Uuid()),
+    status: Type.Optional(PaymentStatus()),
+    limit: Type.Optional(Limit(100)),
+    offset: Type.Optional(Offset()),
+  }),
+  output_schema: Page(PaymentRecord()),
+});
+
+/** billing.payment.record. */
+export const billingPaymentRecord = defineCapability({
+  id: 'billing.payment.record',
+  version: '1.0.0',
+  summary: "Record a payment against a document; updates the document's status, payment status and balance.",
+  tags: ['billing', 'payment', 'record'],
+  risk_level: 'high',
+  scopes: ['billing:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'required',
+  input_schema: Input({
+    document_id: Uuid(),
+    amount: Type.Number({ exclusiveMinimum: 0 }),
+    payment_date: Type.Optional(DateString()),
+    payment_method: Type.Optional(Type.String({ maxLength: 100 })),
+    reference: Type.Optional(NullableText1000()),
+    notes: Type.Optional(NullableText1000()),
+  }),
+  output_schema: Output({
+    payment: PaymentRecord(),
+    document: Type.Object(
+      {
+        id: Uuid(),
+        status: DocumentStatus(),
+        payment_status: Nullable(DocumentPaymentStatus()),
+        balance: Type.Number(),
+        paid_at: Nullable(Timestamp()),
+      },
+      Closed,
+    ),
+    paid_total: Type.Number(),
+    next_balance: Type.Number(),
+  }),
+});
+
+/** billing.reminder.list. */
+export const billingReminderList = defineCapability({
+  id: 'billing.reminder.list',
+  version: '1.0.0',
+  summary: 'List payment reminders, optionally of one invoice or account, by status or level.',
+  tags: ['billing', 'reminder', 'dunning', 'list'],
+  risk_level: 'low',
+  scopes: ['billing:read'],
+  cost_credits: '0',
+  mutating: false,
+  dry_run: 'supported',
+  input_schema: Input({
+    invoice_id: Type.Optional(Uuid()),
+    account_id: Type.Optional(Uuid()),
+    status: Type.Optional(ReminderStatus()),
+    reminder_level: Type.Optional(ReminderLevel()),
+    limit: Type.Optional(Limit(100)),
+    offset: Type.Optional(Offset()),
+  }),
+  output_schema: Page(
+    Output({
+      id: Uuid(),
+      invoice_id: Uuid(),
+      account_id: Nullable(Uuid()),
+      reminder_level: ReminderLevel(),
+      status: ReminderStatus(),
+      reminder_date: DateString(),
+      currency: Currency(),
+      sent_channel: NullableString(),
+      sent_at: Nullable(Timestamp()),
+      subject: NullableString(),
+      created_at: Timestamp(),
+      due_date_at_reminder: Type.Optional(Nullable(DateString())),
+      invoice_balance_at_reminder: Type.Optional(Nullable(Type.Number())),
+      fee_amount: Type.Optional(Nullable(Type.Number())),
+      interest_amount: Type.Optional(Nullable(Type.Number())),
+      body_snapshot: Type.Optional(NullableString()),
+      external_source_1: Type.Optional(NullableString()),
+      invoice: Type.Optional(Nullable(FreeObject())),
+      account: Type.Optional(Nullable(FreeObject())),
+    }),
+  ),
+});
+
+/** Billing item, payment and reminder capabilities. */
+export const billingPaymentCapabilities = [
+  billingItemSearch,
+  billingPaymentList,
+  billingPaymentRecord,
+  billingReminderList,
+] as const;

@@ -1,0 +1,141 @@
+import { Type } from '@sinclair/typebox';
+import { Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Output } from './common.js';
+
+/** Shared billing enums and records (inlined into each capability schema, never referenced by `$ref`). */
+
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** Document types of create_draft and the filters. */
+export const DOCUMENT_TYPES = [
+  'quote',
+  'sales_order',
+  'invoice',
+  'credit_note',
+  'self_billing_invoice',
+] as const;
+export const DocumentType = () => literals(DOCUMENT_TYPES);
+
+/** The spec's billing document status set (the filter list, `paid` once). */
+export const DOCUMENT_STATUSES = [
+  'draft',
+  'open',
+  'sent',
+  'accepted',
+  'declined',
+  'confirmed',
+  'partially_paid',
+  'paid',
+  'void',
+  'cancelled',
+  'written_off',
+  'closed',
+  'imported',
+  'unpaid',
+  'partial',
+  'overdue',
+  'refunded',
+  'not_applicable',
+] as const;
+export const DocumentStatus = () => literals(DOCUMENT_STATUSES);
+
+/** payment_status of a document: the payment-related part of the status set (our reading of the spec). */
+export const DOCUMENT_PAYMENT_STATUSES = [
+  'unpaid',
+  'partial',
+  'paid',
+  'overdue',
+  'refunded',
+  'not_applicable',
+] as const;
+export const DocumentPaymentStatus = () => literals(DOCUMENT_PAYMENT_STATUSES);
+
+export const PAYMENT_STATUSES = ['draft', 'pending', 'completed', 'failed', 'cancelled', 'imported'] as const;
+export const PaymentStatus = () => literals(PAYMENT_STATUSES);
+
+export const REMINDER_STATUSES = [
+  'draft',
+  'scheduled',
+  'sent',
+  'cancelled',
+  'paid_after_reminder',
+  'imported',
+] as const;
+export const ReminderStatus = () => literals(REMINDER_STATUSES);
+
+export const REMINDER_LEVELS = [
+  'payment_reminder',
+  'first_reminder',
+  'second_reminder',
+  'final_notice',
+] as const;
+export const ReminderLevel = () => literals(REMINDER_LEVELS);
+
+export const ITEM_TYPES = ['service', 'product', 'fee', 'discount', 'other'] as const;
+export const ItemType = () => literals(ITEM_TYPES);
+
+const NullableString = () => Nullable(Type.String());
+
+/** A billing document as read, listed and searched. */
+export const DocumentRecord = () =>
+  Output({
+    id: Uuid(),
+    document_type: DocumentType(),
+    status: DocumentStatus(),
+    payment_status: Nullable(DocumentPaymentStatus()),
+    number: NullableString(),
+    title: NullableString(),
+    counterparty_name: NullableString(),
+    document_date: DateString(),
+    currency: Currency(),
+    total: Type.Number(),
+    balance: Type.Number(),
+    source_document_id: Nullable(Uuid()),
+    source_document_type: Nullable(DocumentType()),
+    created_at: Timestamp(),
+    account_id: Type.Optional(Nullable(Uuid())),
+    vendor_id: Type.Optional(Nullable(Uuid())),
+    counterparty_email: Type.Optional(NullableString()),
+    valid_until: Type.Optional(Nullable(DateString())),
+    due_date: Type.Optional(Nullable(DateString())),
+    subtotal: Type.Optional(Type.Number()),
+    discount_total: Type.Optional(Type.Number()),
+    tax_total: Type.Optional(Type.Number()),
+    reverse_charge_tax_total: Type.Optional(Type.Number()),
+  });
+
+/** A line of a billing document. */
+export const LineRecord = () =>
+  Output({
+    id: Uuid(),
+    document_id: Uuid(),
+    item_id: Nullable(Uuid()),
+    position: Type.Integer({ minimum: 0 }),
+    item_name: Type.String(),
+    quantity: Type.Number(),
+    unit_price: Type.Number(),
+    tax_amount: Type.Number(),
+    line_total: Type.Number(),
+    sku: Type.Optional(NullableString()),
+    description: Type.Optional(NullableString()),
+    unit: Type.Optional(NullableString()),
+    discount_amount: Type.Optional(Nullable(Type.Number())),
+    tax_name: Type.Optional(NullableString()),
+    tax_percent: Type.Optional(Nullable(Type.Number())),
+  });
+
+/** A payment recorded against a document. */
+export const PaymentRecord = () =>
+  Output({
+    id: Uuid(),
+    document_id: Uuid(),
+    status: PaymentStatus(),
+    amount: Type.Number(),
+    currency: Currency(),
+    payment_date: DateString(),
+    payment_method: NullableString(),
+    reference: NullableString(),
+    notes: NullableString(),
+    account_id: Type.Optional(Nullable(Uuid())),
+    created_at: Type.Optional(Timestamp()),
+  });

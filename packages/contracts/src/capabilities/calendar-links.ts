@@ -1,0 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import { FreeObject, Nullable, NullableText, Timestamp, Uuid } from '../schemas/primitives.js';
+import { CalendarSlug } from './calendar.js';
+import { Count, Input, Output, Text } from './common.js';
+import { defineCapability } from './types.js';
+
+const operation = <const T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Days = () => Type.Integer({ minimum: 1, maximum: 365 });
+const NoticeMinutes = () => Type.Integer({ minimum: 0, maximum: 10080 });
+const SlotLimit = () => Type.Integer({ minimum: 1, maximum: 60 });
+
+/** calendar.booking_link_template.manage. */
+export const calendarBookingLinkTemplateManage = defineCapability({
+  id: 'calendar.booking_link_template.manage',
+  version: '1.0.0',
+  summary: 'List, create, update or archive booking link templates.',
+  tags: ['calendar', 'booking_link_template', 'manage'],
+  risk_level: 'medium',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: operation('list', 'create', 'update', 'archive'),
+    template_id: Type.Optional(Uuid()),
+    calendar_id: Type.Optional(Nullable(Uuid())),
+    name: Type.Optional(Text(1, 160)),
+    slug_base: Type.Optional(CalendarSlug()),
+    default_title: Type.Optional(Text(1, 240)),
+    default_intro: Type.Optional(NullableText(4000)),
+    allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
+    default_valid_days: Type.Optional(Days()),
+    default_one_time_use: Type.Optional(Type.Boolean()),
+    email_binding_required: Type.Optional(Type.Boolean()),
+    phone_required: Type.Optional(Type.Boolean()),
+    booking_window_days: Type.Optional(Days()),
+    min_notice_minutes: Type.Optional(NoticeMinutes()),
+    status: Type.Optional(operation('active', 'paused', 'archived')),
+    slot_limit: Type.Optional(SlotLimit()),
+  }),
+  output_schema: Output({
+    operation: operation('list', 'create', 'update', 'archive'),
+    template: Type.Optional(FreeObject()),
+    templates: Type.Optional(Type.Array(FreeObject())),
+    count: Type.Optional(Count()),
+  }),
+});
+
+/** calendar.booking_link.issue_secret. */
+export const calendarBookingLinkIssueSecret = defineCapability({
+  id: 'calendar.booking_link.issue_secret',
+  version: '1.0.0',
+  summary: 'Issue a new secret for a booking link; the secret is shown once.',
+  tags: ['calendar', 'booking_link', 'secret'],
+  risk_level: 'high',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({ link_id: Uuid() }),
+  output_schema: Output({
+    link: FreeObject(),
+    secret_once: Nullable(Type.String()),
+    url_path: Type.String({ minLength: 1 }),
+    public_link: Type.Boolean(),
+  }),
+});
+
+/** calendar.booking_link.manage. */
+export const calendarBookingLinkManage = defineCapability({
+  id: 'calendar.booking_link.manage',
+  version: '1.0.0',
+  summary: 'List, create, update or revoke booking links.',
+  tags: ['calendar', 'booking_link', 'manage'],
+  risk_level: 'medium',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: operation('list', 'create', 'update', 'revoke'),
+    link_id: Type.Optional(Uuid()),
+    template_id: Type.Optional(Nullable(Uuid())),
+    calendar_id: Type.Optional(Nullable(Uuid())),
+    slug: Type.Optional(CalendarSlug()),
+    slug_suffix: Type.Optional(CalendarSlug()),
+    recipient_email: Type.Optional(NullableText(320)),
+    recipient_name: Type.Optional(NullableText(160)),
+    recipient_account_id: Type.Optional(NullableText(120)),
+    project_id: Type.Optional(NullableText(120)),
+    title: Type.Optional(Text(1, 240)),
+    access_mode: Type.Optional(operation('public', 'secret')),
+    valid_days: Type.Optional(Days()),
+    valid_until: Type.Optional(Timestamp()),
+    one_time_use: Type.Optional(Type.Boolean()),
+    email_binding_required: Type.Optional(Type.Boolean()),
+    phone_required: Type.Optional(Type.Boolean()),
+    allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
+    booking_window_days: Type.Optional(Days()),
+    min_notice_minutes: Type.Optional(NoticeMinutes()),
+    status: Type.Optional(operation('active', 'expired', 'revoked', 'booked')),
+    slot_limit: Type.Optional(SlotLimit()),
+    rules_json: Type.Optional(FreeObject()),
+    context: Type.Optional(FreeObject()),
+  }),
+  output_schema: Output({
+    operation: operation('list', 'create', 'update', 'revoke'),
+    link: Type.Optional(FreeObject()),
+    links: Type.Optional(Type.Array(FreeObject())),
+    context: Type.Optional(Nullable(FreeObject())),
+    contexts: Type.Optional(Type.Array(FreeObject())),
+    count: Type.Optional(Count()),
+    url_path: Type.Optional(Nullable(Type.String())),
+    secret_redacted: Type.Optional(Type.Boolean()),
+  }),
+});
+
+/** Calendar booking link capabilities. */
+export const calendarLinkCapabilities = [
+  calendarBookingLinkTemplateManage,
+  calendarBookingLinkIssueSecret,
+  calendarBookingLinkManage,
+] as const;

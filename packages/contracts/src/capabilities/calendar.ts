@@ -1,0 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import {
+  CALENDAR_SLUG_PATTERN,
+  FreeObject,
+  Nullable,
+  NullableText,
+  Timestamp,
+  Uuid,
+} from '../schemas/primitives.js';
+import { Count, Input, Output, Text } from './common.js';
+import { defineCapability } from './types.js';
+
+/** `HH:MM` or `HH:MM:SS`, 24-hour clock. */
+export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$';
+
+/** Calendar slugs: lowercase letters, digits, `-`, starting with a letter or digit, max 96 characters. */
+export const CalendarSlug = () =>
+  Type.String({ minLength: 1, maxLength: 96, pattern: CALENDAR_SLUG_PATTERN });
+
+const operation = <const T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+/** calendar.availability.manage. */
+export const calendarAvailabilityManage = defineCapability({
+  id: 'calendar.availability.manage',
+  version: '1.0.0',
+  summary: 'Get or replace the weekly availability rules of a calendar (or the default calendar).',
+  tags: ['calendar', 'availability', 'manage'],
+  risk_level: 'medium',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: operation('get', 'replace'),
+    calendar_id: Type.Optional(Nullable(Uuid())),
+    rules: Type.Optional(
+      Type.Array(
+        Input({
+          day_of_week: Type.Integer({ minimum: 0, maximum: 6 }),
+          start_time: Type.String({ pattern: TIME_OF_DAY_PATTERN }),
+          end_time: Type.String({ pattern: TIME_OF_DAY_PATTERN }),
+          timezone: Type.Optional(Text(1, 80)),
+        }),
+      ),
+    ),
+  }),
+  output_schema: Output({
+    operation: operation('get', 'replace'),
+    rules: Type.Array(FreeObject()),
+    count: Count(),
+    calendar_id: Type.Optional(Nullable(Uuid())),
+  }),
+});
+
+/** calendar.booking.manage. */
+export const calendarBookingManage = defineCapability({
+  id: 'calendar.booking.manage',
+  version: '1.0.0',
+  summary: 'List, update or cancel bookings.',
+  tags: ['calendar', 'booking', 'manage'],
+  risk_level: 'medium',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: operation('list', 'update', 'cancel'),
+    booking_id: Type.Optional(Uuid()),
+    calendar_id: Type.Optional(Nullable(Uuid())),
+    from: Type.Optional(Timestamp()),
+    to: Type.Optional(Timestamp()),
+    include_cancelled: Type.Optional(Type.Boolean()),
+    title: Type.Optional(Text(1, 240)),
+    notes: Type.Optional(NullableText(2000)),
+    start_at: Type.Optional(Timestamp()),
+    end_at: Type.Optional(Timestamp()),
+    status: Type.Optional(operation('confirmed', 'cancelled', 'no_show')),
+    cancelled_reason: Type.Optional(Type.String({ maxLength: 500 })),
+  }),
+  output_schema: Output({
+    operation: operation('list', 'update', 'cancel'),
+    booking: Type.Optional(FreeObject()),
+    bookings: Type.Optional(Type.Array(FreeObject())),
+    count: Type.Optional(Count()),
+  }),
+});
+
+/**
+ * calendar.calendar.manage. The spec does not show its output; ours mirrors the other *.manage
+ * capabilities: the operation, the calendar touched by create/update, the calendars of list, and a count.
+ */
+export const calendarCalendarManage = defineCapability({
+  id: 'calendar.calendar.manage',
+  version: '1.0.0',
+  summary: 'List, create or update calendars.',
+  tags: ['calendar', 'manage'],
+  risk_level: 'medium',
+  scopes: ['calendar:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: operation('list', 'create', 'update'),
+    calendar_id: Type.Optional(Uuid()),
+    name: Type.Optional(Text(1, 160)),
+    slug: Type.Optional(CalendarSlug()),
+    color: Type.Optional(NullableText(32)),
+    is_active: Type.Optional(Type.Boolean()),
+  }),
+  output_schema: Output({
+    operation: operation('list', 'create', 'update'),
+    calendar: Type.Optional(FreeObject()),
+    calendars: Type.Optional(Type.Array(FreeObject())),
+    count: Type.Optional(Count()),
+  }),
+});
+
+/** Calendar capabilities for availability, bookings and calendars. */
+export const calendarCapabilities = [
+  calendarAvailabilityManage,
+  calendarBookingManage,
+  calendarCalendarManage,
+] as const;

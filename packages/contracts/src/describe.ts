@@ -1,0 +1,56 @@
+import type { CapabilityContract } from './capabilities/types.js';
+import { toPlainJsonSchema } from './json-schema.js';
+import type { CapabilityDescription, SearchResultItem } from './schemas/meta-tools.js';
+import { INTERFACE_VERSION } from './version.js';
+
+/** How a caller may use a capability: the `access` of search results and describe. */
+export type CapabilityAccess = SearchResultItem['access'];
+
+/** Options of `buildCapabilityDescription`. */
+export interface BuildCapabilityDescriptionOptions {
+  /** Present for keyed calls: whether the key may use the capability. */
+  access?: CapabilityAccess;
+  /** Every version of this id the gateway serves; defaults to the contract's own. */
+  availableVersions?: readonly string[];
+  status?: CapabilityDescription['status'];
+}
+
+/** The describe answer for one contract: metadata plus self-contained input and output JSON Schemas. */
+export function buildCapabilityDescription(
+  contract: CapabilityContract,
+  options: BuildCapabilityDescriptionOptions = {},
+): CapabilityDescription {
+  const description: CapabilityDescription = {
+    interface_version: INTERFACE_VERSION,
+    id: contract.id,
+    version: contract.version,
+    status: options.status ?? 'active',
+    available_versions: [...(options.availableVersions ?? [contract.version])],
+    summary: contract.summary,
+    domain: contract.domain,
+    tags: [...contract.tags],
+    risk_level: contract.risk_level,
+    scopes: [...contract.scopes],
+    cost_credits: contract.cost_credits,
+    mutating: contract.mutating,
+    idempotency_key_required: contract.mutating,
+    dry_run: contract.dry_run,
+    long_running: contract.long_running ?? false,
+    input_schema: toPlainJsonSchema(contract.input_schema),
+    output_schema: toPlainJsonSchema(contract.output_schema),
+  };
+  if (options.access !== undefined) description.access = options.access;
+  return description;
+}
+
+/** The search_capabilities hit for one contract. */
+export function toSearchResultItem(contract: CapabilityContract, access: CapabilityAccess): SearchResultItem {
+  return {
+    id: contract.id,
+    version: contract.version,
+    summary: contract.summary,
+    domain: contract.domain,
+    risk_level: contract.risk_level,
+    access,
+  };
+}

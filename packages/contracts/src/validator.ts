@@ -1,0 +1,138 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { type SchemaName, schemas } from './schemas/index.js';
+import { schemaId } from './version.js';
+
+/** One schema violation; `schema_pointer` is an RFC 6901 pointer into the validated value. */
+export interface Violation {
+  schema_pointer: string;
+  keyword: string;
+  message: string;
+}
+
+/** Outcome of one validation. */
+export type ValidationResult = { valid: true } | { valid: false; violations: Violation[] };
+
+/** The static type of a named schema. */
+export type SchemaType<N extends SchemaName> = Static<(typeof schemas)[N]>;
+
+/** At most this many violations are reported (Ajv runs with allErrors). */
+export const MAX_VIOLATIONS = 20;
+
+/** Thrown by `Validator.check` when the value does not match. */
+export class ContractValidationError extends Error {
+  readonly violations: Violation[];
+  constructor(violations: Violation[]) {
+    const first = violations[0];
+    super(
+      first === undefined
+        ? 'value does not match the schema'
+        : `value does not match the schema at "${first.schema_pointer}": ${first.message}`,
+    );
+    this.name = 'ContractValidationError';
+    this.violations = violations;
+  }
+}
+
+/** Validates values against the named schemas or any capability schema; compiles each schema once. */
+export interface Validator {
+  /** Validates `value`; never throws for a non-matching value. */
+  validate(schema: SchemaName | TSchema, value: unknown): ValidationResult;
+  /** Type guard form of `validate`. */
+  is<N extends SchemaName>(schema: N, value: unknown): value is SchemaType<N>;
+  is<T extends TSchema>(schema: T, value: unknown): value is Static<T>;
+  /** Returns the value typed, or throws `ContractValidationError`. */
+  check<N extends SchemaName>(schema: N, value: unknown): SchemaType<N>;
+  check<T extends TSchema>(schema: T, value: unknown): Static<T>;
+}
+
+/** RFC 6901 escaping of one reference token. */
+export function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** Maps an Ajv error to a violation whose pointer names the offending or missing member. */
+export function toViolation(error: ErrorObject): Violation {
+  const params = error.params as Record<string, unknown>;
+  let pointer = error.instancePath;
+  const member =
+    error.keyword === 'required' || error.keyword === 'dependentRequired'
+      ? params.missingProperty
+      : error.keyword === 'additionalProperties'
+        ? params.additionalProperty
+        : error.keyword === 'unevaluatedProperties'
+          ? params.unevaluatedProperty
+          : error.keyword === 'propertyNames'
+            ? params.propertyName
+            : undefined;
+  if (typeof member === 'string') pointer += `/${escapePointerToken(member)}`;
+  return { schema_pointer: pointer, keyword: error.keyword, message: error.message ?? 'is invalid' };
+}
+
+/** Ajv 2020-12 in strict mode with formats; every named schema registered under its `$id`. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+  return ajv;
+}
+
+function isSchemaName(schema: SchemaName | TSchema): schema is SchemaName {
+  return typeof schema === 'string';
+}
+
+/**
+ * Creates a validator. Named schemas are compiled on first use and cached by name; other schemas
+ * (capability inputs and outputs) are cached by object identity, so pass the same object each time.
+ */
+export function createValidator(): Validator {
+  const ajv = createAjv();
+  const byName = new Map<SchemaName, ValidateFunction>();
+  const byObject = new WeakMap<TSchema, ValidateFunction>();
+
+  function compiled(schema: SchemaName | TSchema): ValidateFunction {
+    if (isSchemaName(schema)) {
+      let fn = byName.get(schema);
+      if (fn === undefined) {
+        fn = ajv.getSchema(schemaId(schema));
+        if (fn === undefined) throw new Error(`Unknown schema name: ${schema}`);
+        byName.set(schema, fn);
+      }
+      return fn;
+    }
+    let fn = byObject.get(schema);
+    if (fn === undefined) {
+      const registered = schema.$id === undefined ? undefined : ajv.getSchema(schema.$id);
+      if (registered !== undefined && registered.schema === schema) fn = registered;
+      else if (registered !== undefined) {
+        // Another schema already owns this $id: compile this one anonymously instead of clashing.
+        const { $id: _ignored, ...anonymous } = schema;
+        fn = ajv.compile(anonymous);
+      } else fn = ajv.compile(schema);
+      byObject.set(schema, fn);
+    }
+    return fn;
+  }
+
+  function validate(schema: SchemaName | TSchema, value: unknown): ValidationResult {
+    const fn = compiled(schema);
+    if (fn(value)) return { valid: true };
+    const violations = (fn.errors ?? []).slice(0, MAX_VIOLATIONS).map(toViolation);
+    return { valid: false, violations };
+  }
+
+  function is(schema: SchemaName | TSchema, value: unknown): boolean {
+    return compiled(schema)(value) === true;
+  }
+
+  function check(schema: SchemaName | TSchema, value: unknown): unknown {
+    const result = validate(schema, value);
+    if (!result.valid) throw new ContractValidationError(result.violations);
+    return value;
+  }
+
+  // The overloads of `is` and `check` are type-level views of these two untyped functions.
+  return { validate, is, check } as unknown as Validator;
+}
