@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { GuardConfigError } from '../errors.js';
+import { deny, type Guard, type GuardDetail, type GuardRequest, pass, type SettleContext } from '../guard.js';
+import { formatCredits, parseCredits } from '../money.js';
+import type { Clock, WalletSnapshot, WalletStore } from '../ports.js';
+
+/** Options of {@link billingGuard}. */
+export interface BillingGuardOptions {
+  readonly wallet: WalletStore;
+  readonly clock: Clock;
+}
+
+/**
+ * `billing`: the capability's `cost_credits` is the estimate (the maximum one run may cost). The
+ * check refuses with 403 `budget_exceeded` when it would break the balance or a cap (task, daily,
+ * monthly, hourly burn rate), one `details[]` entry per broken cap. The settle phase charges exactly
+ * once, and only for a `succeeded` outcome: the handler's reported cost clamped to the estimate,
+ * under an idempotency scope so a replay or retry is never charged again.
+ */
+export function billingGuard(options: BillingGuardOptions): Guard {
+  if (typeof options?.wallet?.getSnapshot !== 'function' || typeof options.wallet.charge !== 'function') {
+    throw new GuardConfigError('billingGuard needs wallet: WalletStore.');
+  }
+  if (typeof options.clock?.now !== 'function') throw new GuardConfigError('billingGuard needs a clock.');
+  const { wallet, clock } = options;
+
+  return {
+    name: 'billing',
+    async check({ request, facts }) {
+      const estimate = parseCredits(request.capability.cost_credits);
+      const estimatedCostCredits = formatCredits(estimate);
+      if (estimate === 0n) return pass({ estimatedCostCredits });
+      const principal = facts.principal;
+      if (principal === undefined) throw new Error('No principal: installation_key must run before billing.');
+      // Reuse the snapshot policy read for the kill switch: one wallet read per invoke.
+      const snapshot =
+        facts.wallet?.organization_id === principal.organization_id
+          ? facts.wallet
+          : await wallet.getSnapshot(principal.organization_id, clock.now());
+      const broken = brokenCaps(snapshot, estimate);
+      if (broken.length === 0) return pass({ estimatedCostCredits });
+      return deny(
+        'budget_exceeded',
+        `This run (${estimatedCostCredits} credits) would exceed the ${String(broken[0]?.cap)}.`,
+        {
+          details: broken,
+        },
+      );
+    },
+    async settle(context) {
+      if (context.outcome !== 'succeeded') return undefined;
+      const amount = chargeAmount(context);
+      const principal = context.facts.principal;
+      if (amount === 0n || principal === undefined) return undefined;
+      const { charged } = await wallet.charge({
+        organization_id: principal.organization_id,
+        amount_credits: formatCredits(amount),
+        idempotency_scope: chargeScope(
+          context.request,
+          principal.installation_id,
+          context.facts.decisionAuditId,
+        ),
+        capability_id: context.request.capability.id,
+        occurred_at: clock.now().toISOString(),
+      });
+      return charged ? { chargedCredits: formatCredits(amount) } : undefined;
+    },
+  };
+}
+
+/** Every cap the estimate would break, with its limit and what was spent. */
+export function brokenCaps(snapshot: WalletSnapshot, estimate: bigint): GuardDetail[] {
+  const { policy, spent } = snapshot;
+  const estimated_cost_credits = formatCredits(estimate);
+  const checks: Array<{ cap: string; limit: string | null; spent: string }> = [
+    { cap: 'balance', limit: snapshot.balance_credits, spent: '0' },
+    { cap: 'task_cap', limit: policy.task_cap_credits, spent: '0' },
+    { cap: 'daily_cap', limit: policy.daily_cap_credits, spent: spent.today_credits },
+    { cap: 'monthly_cap', limit: policy.monthly_cap_credits, spent: spent.month_credits },
+    { cap: 'burn_rate_hourly_cap', limit: policy.burn_rate_hourly_cap_credits, spent: spent.hour_credits },
+  ];
+  return checks
+    .filter(
+      (check) => check.limit !== null && parseCredits(check.spent) + estimate > parseCredits(check.limit),
+    )
+    .map((check) => ({
+      cap: check.cap,
+      limit_credits: check.limit,
+      spent_credits: check.spent,
+      estimated_cost_credits,
+    }));
+}
+
+/** The handler's reported cost, never more than the estimate the caps were checked against. */
+function chargeAmount(context: SettleContext): bigint {
+  const estimate = parseCredits(context.request.capability.cost_credits);
+  if (context.actualCostCredits === undefined) return estimate;
+  const actual = parseCredits(context.actualCostCredits);
+  if (actual < 0n) return 0n;
+  if (actual > estimate) return estimate;
+  return actual;
+}
+
+/**
+ * The ledger scope of one run's charge: the idempotency key if any, else the request id, else the
+ * audited decision. Exported for long-running runs (`accepted`), whose job charges on completion
+ * through `WalletStore.charge` with the same scope, so a replay is never charged again.
+ */
+export function chargeScope(
+  request: GuardRequest,
+  installationId: string,
+  decisionAuditId: string | undefined,
+): string {
+  if (request.idempotencyKey !== undefined) return `idempotency:${installationId}:${request.idempotencyKey}`;
+  if (request.requestId !== undefined) return `request:${installationId}:${request.requestId}`;
+  return `run:${installationId}:${decisionAuditId ?? randomUUID()}`;
+}

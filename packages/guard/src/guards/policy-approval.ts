@@ -1,0 +1,102 @@
+import { sha256Hex } from '../canonical-json.js';
+import {
+  type ChallengeDecision,
+  type DenyDecision,
+  deny,
+  type GuardFacts,
+  type GuardRequest,
+  type PassDecision,
+  type Principal,
+  pass,
+} from '../guard.js';
+import { randomBase62 } from '../keys.js';
+import type { ApprovalRecord, ApprovalStore } from '../ports.js';
+
+/** Approval tokens look like `agw_ap_<40 base62>`; only their sha-256 is stored. */
+export function generateApprovalToken(): string {
+  return `agw_ap_${randomBase62(40)}`;
+}
+
+/** Creates a pending approval bound to capability id, version and params hash; answers the challenge. */
+export async function createApprovalChallenge(input: {
+  readonly approvals: ApprovalStore;
+  readonly principal: Principal;
+  readonly request: GuardRequest;
+  readonly paramsHash: string;
+  readonly reason: string;
+  readonly now: Date;
+  readonly approvalTtlSeconds: number;
+}): Promise<ChallengeDecision> {
+  const { approvals, principal, request, paramsHash, reason, now } = input;
+  const token = generateApprovalToken();
+  const record = await approvals.create({
+    token_hash: sha256Hex(token),
+    organization_id: principal.organization_id,
+    installation_id: principal.installation_id,
+    capability_id: request.capability.id,
+    capability_version: request.capability.version,
+    params_hash: paramsHash,
+    reason,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + input.approvalTtlSeconds * 1000).toISOString(),
+  });
+  return challengeFor(record, token);
+}
+
+function challengeFor(record: ApprovalRecord, token: string): ChallengeDecision {
+  return {
+    outcome: 'challenge',
+    code: 'pending_approval',
+    approval: {
+      approval_id: record.approval_id,
+      approval_token: token,
+      status: 'pending',
+      reason: record.reason,
+      capability_id: record.capability_id,
+      capability_version: record.capability_version,
+      params_hash: record.params_hash,
+      expires_at: record.expires_at,
+    },
+  };
+}
+
+const invalid = (message: string): DenyDecision => deny('approval_invalid', message);
+
+/**
+ * Checks a presented approval token against this exact request and consumes it once. A token the
+ * operator has not decided yet is answered with the same pending challenge (no new approval).
+ */
+export async function redeemApprovalToken(input: {
+  readonly approvals: ApprovalStore;
+  readonly token: string;
+  readonly principal: Principal;
+  readonly request: GuardRequest;
+  readonly paramsHash: string;
+  readonly now: Date;
+  readonly base: GuardFacts;
+}): Promise<PassDecision | DenyDecision | ChallengeDecision> {
+  const { approvals, token, principal, request, paramsHash, now } = input;
+  const record = await approvals.findByTokenHash(sha256Hex(token));
+  if (record === undefined || record.installation_id !== principal.installation_id) {
+    return invalid('The approval token is unknown.');
+  }
+  const sameRun =
+    record.organization_id === principal.organization_id &&
+    record.capability_id === request.capability.id &&
+    record.capability_version === request.capability.version &&
+    record.params_hash === paramsHash;
+  if (!sameRun) return invalid('The approval token belongs to another capability, version or params.');
+  if (Date.parse(record.expires_at) <= now.getTime()) return invalid('The approval token has expired.');
+  if (record.status === 'denied') return invalid('The operator denied this approval.');
+  if (record.consumed_at !== null) return invalid('The approval token was already used.');
+  if (record.status === 'pending') return challengeFor(record, token);
+  if (!(await approvals.consume(record.approval_id, now.toISOString()))) {
+    return invalid('The approval token was already used.');
+  }
+  return pass({
+    ...input.base,
+    approvalRequired: true,
+    approvalReason: record.reason,
+    approvalId: record.approval_id,
+  });
+}

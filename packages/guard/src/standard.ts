@@ -1,0 +1,66 @@
+import { createGuardChain, type GuardChain, type GuardChainOptions } from './chain.js';
+import type { Guard } from './guard.js';
+import { auditGuard } from './guards/audit.js';
+import { billingGuard } from './guards/billing.js';
+import { egressGuard } from './guards/egress.js';
+import { installationKeyGuard } from './guards/installation-key.js';
+import { operatorApprovalGuard } from './guards/operator-approval.js';
+import { type PolicyGuardOptions, policyGuard } from './guards/policy.js';
+import { requiredOtpsGuard } from './guards/required-otps.js';
+import { schemaGuard } from './guards/schema.js';
+import { scopesGuard } from './guards/scopes.js';
+import type {
+  ApprovalStore,
+  AuditSink,
+  Clock,
+  EgressPolicy,
+  InstallationStore,
+  KeyStore,
+  SchemaValidator,
+  WalletStore,
+} from './ports.js';
+
+/** Every port the nine guards need, plus the policy's optional settings. */
+export interface StandardGuardPorts {
+  readonly clock: Clock;
+  readonly keys: KeyStore;
+  readonly installations: InstallationStore;
+  readonly validator: SchemaValidator;
+  readonly approvals: ApprovalStore;
+  readonly audit: AuditSink;
+  readonly wallet: WalletStore;
+  readonly egress: EgressPolicy;
+  readonly rateLimiter?: PolicyGuardOptions['rateLimiter'];
+  readonly rateLimits?: PolicyGuardOptions['rateLimits'];
+  readonly approvalTtlSeconds?: number;
+  readonly requireApproval?: PolicyGuardOptions['requireApproval'];
+}
+
+/** The nine built-in guards, in canonical order, wired to the given ports. */
+export function createStandardGuards(ports: StandardGuardPorts): Guard[] {
+  const { clock, installations } = ports;
+  return [
+    installationKeyGuard({ keys: ports.keys, clock }),
+    requiredOtpsGuard({ installations }),
+    operatorApprovalGuard({ installations }),
+    scopesGuard(),
+    schemaGuard({ validator: ports.validator }),
+    policyGuard({
+      clock,
+      approvals: ports.approvals,
+      wallet: ports.wallet,
+      ...(ports.rateLimiter === undefined ? {} : { rateLimiter: ports.rateLimiter }),
+      ...(ports.rateLimits === undefined ? {} : { rateLimits: ports.rateLimits }),
+      ...(ports.approvalTtlSeconds === undefined ? {} : { approvalTtlSeconds: ports.approvalTtlSeconds }),
+      ...(ports.requireApproval === undefined ? {} : { requireApproval: ports.requireApproval }),
+    }),
+    auditGuard({ sink: ports.audit, clock }),
+    billingGuard({ wallet: ports.wallet, clock }),
+    egressGuard({ policy: ports.egress }),
+  ];
+}
+
+/** The invoke chain of the design: {@link createStandardGuards} in a {@link createGuardChain}. */
+export function createStandardChain(ports: StandardGuardPorts, options?: GuardChainOptions): GuardChain {
+  return createGuardChain(createStandardGuards(ports), options);
+}
