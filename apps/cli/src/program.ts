@@ -1,0 +1,59 @@
+import { Command } from 'commander';
+import packageJson from '../package.json' with { type: 'json' };
+import { migrate } from './commands/migrate.js';
+import { processStopSignal, type ServeEnvironment, serve } from './commands/serve.js';
+import type { CommandIO } from './io.js';
+
+/** What the program needs from the process; tests pass their own. */
+export interface ProgramContext {
+  readonly io: CommandIO;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stopSignal?: () => ServeEnvironment['stopSignal'];
+}
+
+/** The CLI's version, from its package.json. */
+export const CLI_VERSION: string = packageJson.version;
+
+/** Builds the `agw` command tree. Only maps flags to the command functions' options. */
+export function createProgram(context: ProgramContext): Command {
+  const program = new Command('agw')
+    .description('Agent Gateway command line: run the gateway and manage its database.')
+    .version(CLI_VERSION, '-v, --version', 'print the agw version')
+    .configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr })
+    .exitOverride()
+    .showHelpAfterError();
+  program.addHelpText(
+    'after',
+    '\nExamples:\n  $ agw serve --port 8080\n  $ agw migrate\n  $ agw serve --help',
+  );
+
+  program
+    .command('serve')
+    .description(
+      'start the gateway HTTP server (runs pending migrations first); stops cleanly on SIGTERM/SIGINT',
+    )
+    .option('-p, --port <port>', 'TCP port, 0 for a free one (env PORT, default 8080)')
+    .option('-H, --host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
+    .option('-d, --data-dir <dir>', 'directory for embedded data (env DATA_DIR, default ./.data)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ agw serve\n  $ agw serve --port 9000 --data-dir /var/lib/agw\n  $ DATABASE_URL=postgres://agw@127.0.0.1:5432/agw REDIS_URL=redis://127.0.0.1:6379 agw serve --host 0.0.0.0',
+    )
+    .action((options: { port?: string; host?: string; dataDir?: string }) =>
+      serve(options, { env: context.env, stopSignal: (context.stopSignal ?? processStopSignal)() }),
+    );
+
+  program
+    .command('migrate')
+    .description(
+      'apply pending database migrations (DATABASE_URL, or embedded PGlite under DATA_DIR) and print what ran',
+    )
+    .option('-d, --data-dir <dir>', 'directory for embedded data (env DATA_DIR, default ./.data)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ agw migrate\n  $ DATABASE_URL=postgres://agw@127.0.0.1:5432/agw agw migrate',
+    )
+    .action((options: { dataDir?: string }) => migrate(options, context.env, context.io));
+
+  return program;
+}

@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@agw/gateway';
+// Shared with the gateway's tests: a copy of an initialized, empty PGlite cluster saves an initdb.
+import { copyPgliteTemplate } from '../../../gateway/test/helpers/pglite-template.js';
+
+const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const binSource = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+
+/** The result of a finished CLI run. */
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Spawns the CLI from source (tsx, workspace packages resolved to their src through the `@agw/source`
+ * condition), so the test never runs a stale build. Only PATH and HOME are inherited from this process.
+ */
+export function spawnCli(args: readonly string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--conditions=@agw/source', '--import', 'tsx', binSource, ...args], {
+    cwd: repositoryRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * A temp DATA_DIR (its PGlite cluster initialized but without gateway tables) and, when DATABASE_URL
+ * is set, a fresh PostgreSQL database for this test file; REDIS_URL passes through.
+ */
+export async function createCliEnvironment(): Promise<{
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'agw-cli-test-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  const adminUrl = process.env.DATABASE_URL;
+  const name = `agw_test_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const database = openDatabase({ databaseUrl: adminUrl, dataDir });
+    try {
+      await database.knex.raw(sql);
+    } finally {
+      await database.knex.destroy();
+    }
+  };
+  if (adminUrl) {
+    await admin(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.href;
+  }
+  if (!adminUrl) await copyPgliteTemplate(join(dataDir, 'pglite'));
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  return {
+    env,
+    async cleanup() {
+      if (adminUrl) await admin(`drop database if exists ${name} with (force)`);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { Router } from '@koa/router';
+import type { Redis } from 'ioredis';
+import Koa from 'koa';
+import type { GatewayConfig } from './config.js';
+import type { Database } from './db/knex.js';
+import { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
+import { errorHandler } from './http/error-handler.js';
+import { notFound } from './http/not-found.js';
+import { requestId } from './http/request-id.js';
+import { requestLog } from './http/request-log.js';
+import { setSecurityHeaders } from './http/security-headers.js';
+import type { GatewayState } from './http/state.js';
+import type { Logger } from './logger.js';
+import { registerDiscoveryRoutes } from './routes/discovery.js';
+
+/** Everything the Koa app is composed from; the caller owns their lifecycle. */
+export interface AppDependencies {
+  readonly config: GatewayConfig;
+  readonly logger: Logger;
+  readonly database: Database;
+  /** The Redis client when REDIS_URL is set. */
+  readonly redis?: Redis | undefined;
+  /** Prebuilt discovery bodies; built from config.publicBaseUrl when omitted. */
+  readonly documents?: DiscoveryDocuments;
+  /**
+   * Adds routes after the built-in ones, behind the same middleware (request id, logging, error
+   * envelope, audit). Production passes nothing; tests use it for failure-injection routes.
+   */
+  readonly extendRouter?: (router: Router<GatewayState>) => void;
+}
+
+/** The gateway's Koa application type. */
+export type GatewayApp = Koa<GatewayState>;
+
+/**
+ * Composes the gateway's Koa app. Never listens: call `app.callback()` or use `startGateway`.
+ *
+ * Middleware order: request id → request log → security headers → error handler → not found → router.
+ */
+export function createApp(dependencies: AppDependencies): GatewayApp {
+  const { config, logger, database } = dependencies;
+  const app = new Koa<GatewayState>({ proxy: false });
+  // Errors are answered by the error handler; this only sees failures while writing a response.
+  app.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
+
+  const router = new Router<GatewayState>();
+  registerDiscoveryRoutes(router, {
+    documents: dependencies.documents ?? buildDiscoveryDocuments(config.publicBaseUrl),
+    publicBaseUrl: config.publicBaseUrl,
+    health: {
+      knex: database.knex,
+      driver: database.driver,
+      redis: dependencies.redis,
+      smtpUrl: config.smtpUrl,
+      dataDir: config.dataDir,
+    },
+  });
+  dependencies.extendRouter?.(router);
+
+  app.use(requestId(logger));
+  app.use(requestLog());
+  app.use(setSecurityHeaders());
+  app.use(errorHandler(database.knex));
+  app.use(notFound());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,189 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** pino's level names; `silent` turns logging off. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** One of pino's level names. */
+export type LogLevel = (typeof logLevels)[number];
+
+/** The validated, frozen gateway configuration. */
+export interface GatewayConfig {
+  /** Interface the HTTP server binds to. */
+  readonly host: string;
+  /** TCP port; 0 picks a free ephemeral port. */
+  readonly port: number;
+  /** Absolute base URL agents use to reach this gateway (no trailing slash). */
+  readonly publicBaseUrl: string;
+  /** Absolute directory for embedded data (PGlite files, dev mailbox). */
+  readonly dataDir: string;
+  /** PostgreSQL connection string; undefined selects embedded PGlite under dataDir. */
+  readonly databaseUrl: string | undefined;
+  /** Redis connection string; undefined means Redis is not configured. */
+  readonly redisUrl: string | undefined;
+  /** SMTP connection string; undefined selects the dev mailbox under dataDir/mail. */
+  readonly smtpUrl: string | undefined;
+  /** pino log level. */
+  readonly logLevel: LogLevel;
+  /** Largest accepted request body in bytes. */
+  readonly bodyLimitBytes: number;
+}
+
+/** Values that win over the environment (the CLI's --port, --host, --data-dir). */
+export interface ConfigOverrides {
+  readonly host?: string | undefined;
+  readonly port?: string | number | undefined;
+  readonly dataDir?: string | undefined;
+}
+
+/** A configuration value is invalid; the message is one line meant for the operator. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** The environment variable (or flag) at fault. */
+  readonly variable: string;
+
+  constructor(variable: string, message: string) {
+    super(message);
+    this.variable = variable;
+  }
+}
+
+const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+const MAX_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Reads the gateway configuration from the environment, applies overrides and validates every value.
+ * Throws a {@link ConfigError} naming the variable, the problem and an example.
+ *
+ * @example
+ * const config = loadConfig(process.env, { port: '0' });
+ */
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  overrides: ConfigOverrides = {},
+): GatewayConfig {
+  const host = parseHost(pick(overrides.host, env.HOST) ?? '127.0.0.1');
+  const port = parsePort(pick(overrides.port, env.PORT) ?? '8080');
+  const dataDirRaw = pick(overrides.dataDir, env.DATA_DIR) ?? './.data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(dataDirRaw);
+  const publicBaseUrl = parseBaseUrl(
+    blankToUndefined(env.PUBLIC_BASE_URL) ?? `http://${hostForUrl(host)}:${port}`,
+  );
+  return Object.freeze({
+    host,
+    port,
+    publicBaseUrl,
+    dataDir,
+    databaseUrl: parseServiceUrl(
+      'DATABASE_URL',
+      env.DATABASE_URL,
+      ['postgres:', 'postgresql:'],
+      'postgres://agw:secret@127.0.0.1:5432/agw',
+    ),
+    redisUrl: parseServiceUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    smtpUrl: parseServiceUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], 'smtp://user:pass@127.0.0.1:587'),
+    logLevel: parseLogLevel(blankToUndefined(env.LOG_LEVEL) ?? 'info'),
+    bodyLimitBytes: parseBodyLimit(blankToUndefined(env.BODY_LIMIT_BYTES)),
+  });
+}
+
+function pick(override: string | number | undefined, fromEnv: string | undefined): string | undefined {
+  if (override !== undefined) return String(override);
+  return blankToUndefined(fromEnv);
+}
+
+function blankToUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parseHost(value: string): string {
+  // A hostname, an IPv4 address or an IPv6 address; no scheme, port or path.
+  if (!/^[A-Za-z0-9.:-]+$/.test(value) || value.length > 253) {
+    throw new ConfigError(
+      'HOST',
+      `HOST must be a hostname or IP address, got '${value}' (example: HOST=0.0.0.0)`,
+    );
+  }
+  return value;
+}
+
+function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port > 65535) {
+    throw new ConfigError('PORT', `PORT must be an integer 0-65535, got '${value}' (example: PORT=8080)`);
+  }
+  return port;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function parseBaseUrl(value: string): string {
+  const url = tryUrl(value);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(
+      'PUBLIC_BASE_URL',
+      `PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment, got '${value}' (example: PUBLIC_BASE_URL=https://gateway.example.com)`,
+    );
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function parseServiceUrl(
+  variable: string,
+  raw: string | undefined,
+  protocols: readonly string[],
+  example: string,
+): string | undefined {
+  const value = blankToUndefined(raw);
+  if (value === undefined) return undefined;
+  const url = tryUrl(value);
+  if (!url || !protocols.includes(url.protocol) || !url.hostname) {
+    // The value may hold a password: show only its scheme, never the whole string.
+    const scheme = url?.protocol ?? 'an unparsable value';
+    throw new ConfigError(
+      variable,
+      `${variable} must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, got ${scheme} (example: ${variable}=${example})`,
+    );
+  }
+  return value;
+}
+
+function parseLogLevel(value: string): LogLevel {
+  const level = logLevels.find((candidate) => candidate === value.toLowerCase());
+  if (!level) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `LOG_LEVEL must be one of ${logLevels.join(', ')}, got '${value}' (example: LOG_LEVEL=debug)`,
+    );
+  }
+  return level;
+}
+
+function parseBodyLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_BODY_LIMIT_BYTES;
+  const bytes = /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(bytes) || bytes < 1 || bytes > MAX_BODY_LIMIT_BYTES) {
+    throw new ConfigError(
+      'BODY_LIMIT_BYTES',
+      `BODY_LIMIT_BYTES must be an integer 1-${MAX_BODY_LIMIT_BYTES}, got '${value}' (example: BODY_LIMIT_BYTES=1048576)`,
+    );
+  }
+  return bytes;
+}
+
+function tryUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL with its password replaced, safe for logs and messages. */
+export function redactUrl(value: string): string {
+  const url = tryUrl(value);
+  if (!url) return '[unparsable url]';
+  if (url.password) url.password = '***';
+  return url.href;
+}

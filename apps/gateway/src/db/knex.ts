@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import ClientPGLite from 'knex-pglite';
+import type { GatewayConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+
+/** Which database engine serves the gateway. */
+export type DatabaseDriver = 'pglite' | 'postgres';
+
+/** An open knex instance and the engine behind it. */
+export interface Database {
+  readonly knex: Knex;
+  readonly driver: DatabaseDriver;
+  /** Where the data lives, without credentials (a directory for PGlite, host/db for PostgreSQL). */
+  readonly location: string;
+}
+
+// A request must not hang when PostgreSQL is unreachable: fail fast and answer 503.
+const CONNECT_TIMEOUT_MS = 3000;
+
+/**
+ * Opens the gateway database: PostgreSQL when DATABASE_URL is set, otherwise PGlite persisted under
+ * DATA_DIR/pglite (created if missing). Opening is lazy; the first query connects.
+ */
+export function openDatabase(
+  config: Pick<GatewayConfig, 'databaseUrl' | 'dataDir'>,
+  logger?: Logger,
+): Database {
+  const log = knexLog(logger);
+  if (config.databaseUrl) {
+    const url = new URL(config.databaseUrl);
+    const knex = knexFactory({
+      client: 'pg',
+      connection: { connectionString: config.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 1000,
+      log,
+    });
+    return { knex, driver: 'postgres', location: `${url.hostname}:${url.port || '5432'}${url.pathname}` };
+  }
+  const directory = join(config.dataDir, 'pglite');
+  mkdirSync(directory, { recursive: true });
+  const knex = knexFactory({
+    client: ClientPGLite,
+    dialect: 'postgres',
+    connection: { connectionString: pathToFileURL(directory).href },
+    log,
+  });
+  return { knex, driver: 'pglite', location: directory };
+}
+
+// knex writes its own warnings to the console; send them through the structured log instead (or
+// nowhere without a logger: the failures they describe also surface as request errors).
+function knexLog(logger: Logger | undefined): Knex.Logger {
+  const write = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+    logger?.[level]({ knex: message instanceof Error ? message.message : message }, 'knex');
+  return { warn: write('warn'), error: write('error'), debug: write('debug'), deprecate: write('warn') };
+}

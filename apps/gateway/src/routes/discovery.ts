@@ -1,0 +1,51 @@
+import { INTERFACE_VERSION } from '@agw/contracts';
+import type { Router } from '@koa/router';
+import { type HealthDependencies, overallStatus, runHealthChecks } from '../checks/health.js';
+import type { DiscoveryDocuments } from '../discovery-documents.js';
+import type { GatewayState } from '../http/state.js';
+import { GATEWAY_VERSION } from '../version.js';
+
+/** What the discovery routes need. */
+export interface DiscoveryRouteOptions {
+  readonly documents: DiscoveryDocuments;
+  readonly health: HealthDependencies;
+  readonly publicBaseUrl: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Registers the unauthenticated discovery endpoints. @koa/router answers HEAD for every GET route.
+ */
+export function registerDiscoveryRoutes(router: Router<GatewayState>, options: DiscoveryRouteOptions): void {
+  const domain = new URL(options.publicBaseUrl).host;
+  const staticJson = (path: string, body: string) =>
+    router.get(path, (ctx) => {
+      ctx.type = JSON_TYPE;
+      ctx.body = body;
+    });
+
+  router.get('/health', async (ctx) => {
+    const checks = await runHealthChecks(options.health);
+    const status = overallStatus(checks);
+    ctx.status = status === 'ok' ? 200 : 503;
+    ctx.type = JSON_TYPE;
+    ctx.body = JSON.stringify({
+      status,
+      service: 'agent-gateway',
+      domain,
+      timestamp: new Date().toISOString(),
+      version: GATEWAY_VERSION,
+      interface_version: INTERFACE_VERSION,
+      checks,
+    });
+  });
+  router.get('/llms.txt', (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = options.documents.llmsTxt;
+  });
+  staticJson('/capabilities', options.documents.capabilities);
+  staticJson('/mcp/manifest', options.documents.mcpManifest);
+  staticJson('/mcp/tools', options.documents.mcpTools);
+  staticJson('/openapi.json', options.documents.openapi);
+}

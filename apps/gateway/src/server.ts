@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import { type AppDependencies, createApp, type GatewayApp } from './app.js';
+import { type GatewayConfig, redactUrl } from './config.js';
+import { type Database, openDatabase } from './db/knex.js';
+import { runMigrations } from './db/migrate.js';
+import { createLogger, type Logger } from './logger.js';
+import { closeRedis, createRedis, firstConnection } from './redis.js';
+
+/** Options of {@link startGateway}. */
+export interface StartOptions {
+  /** The logger to use; one is created from config.logLevel when omitted. */
+  readonly logger?: Logger;
+  /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
+  readonly shutdownTimeoutMs?: number;
+  /** See {@link AppDependencies.extendRouter}; for tests and embedding. */
+  readonly extendRouter?: AppDependencies['extendRouter'];
+}
+
+/** A running gateway. */
+export interface GatewayHandle {
+  /** The URL the server listens on, e.g. http://127.0.0.1:8080 (the real port when PORT=0). */
+  readonly url: string;
+  readonly server: Server;
+  /** The gateway's database (for tests and operator tooling). */
+  readonly knex: Knex;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (bounded by shutdownTimeoutMs),
+   * closes idle keep-alive connections, then closes the database and Redis. Safe to call twice.
+   */
+  close(): Promise<void>;
+}
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+const REDIS_FIRST_CONNECT_MS = 3000;
+// While draining, connections that finish their last response become idle; close them promptly.
+const IDLE_SWEEP_MS = 100;
+
+/**
+ * Opens the database, applies migrations, connects Redis, and listens on config.host:config.port.
+ *
+ * @example
+ * const gateway = await startGateway(loadConfig());
+ * process.once('SIGTERM', () => void gateway.close());
+ */
+export async function startGateway(
+  config: GatewayConfig,
+  options: StartOptions = {},
+): Promise<GatewayHandle> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const database = openDatabase(config, logger);
+  let redis: Redis | undefined;
+  let server: Server | undefined;
+  try {
+    const { applied } = await runMigrations(database.knex);
+    logger.info(
+      { driver: database.driver, location: database.location, applied },
+      applied.length > 0 ? `applied ${applied.length} migration(s)` : 'database schema up to date',
+    );
+    if (config.redisUrl) {
+      logger.info({ redis: redactUrl(config.redisUrl) }, 'redis configured');
+      redis = createRedis(config.redisUrl, logger);
+      await firstConnection(redis, REDIS_FIRST_CONNECT_MS);
+    }
+    // The app is attached once the real port is known (PORT=0), before any request can be read.
+    let handle: ReturnType<GatewayApp['callback']> | undefined;
+    server = createServer((request, response) => handle?.(request, response));
+    await listen(server, config.port, config.host);
+    const url = serverUrl(server);
+    const effective = Object.freeze({
+      ...config,
+      publicBaseUrl: effectiveBaseUrl(config.publicBaseUrl, url),
+    });
+    handle = createApp({
+      config: effective,
+      logger,
+      database,
+      redis,
+      extendRouter: options.extendRouter,
+    }).callback();
+    logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
+    const listening = server;
+    return {
+      url,
+      server: listening,
+      knex: database.knex,
+      close: once(() =>
+        shutdown(
+          { server: listening, database, redis, logger },
+          options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        ),
+      ),
+    };
+  } catch (error) {
+    if (server?.listening) server.close();
+    if (redis) await closeRedis(redis);
+    await database.knex.destroy().catch(() => {});
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * A base URL derived from PORT=0 names no real port; replace it with the address actually bound.
+ * An explicit PUBLIC_BASE_URL (any real port) is kept as given.
+ */
+function effectiveBaseUrl(configured: string, listening: string): string {
+  return new URL(configured).port === '0' ? listening : configured;
+}
+
+function serverUrl(server: Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+interface Resources {
+  readonly server: Server;
+  readonly database: Database;
+  readonly redis: Redis | undefined;
+  readonly logger: Logger;
+}
+
+async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
+  const { server, database, redis, logger } = resources;
+  logger.info('shutting down: no new connections, waiting for in-flight requests');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), timeoutMs);
+  });
+  const expired = await Promise.race([closed.then(() => false), timedOut]);
+  clearInterval(sweep);
+  clearTimeout(timer);
+  if (expired) {
+    logger.warn({ timeout_ms: timeoutMs }, 'in-flight requests did not finish in time; closing connections');
+    server.closeAllConnections();
+    await closed;
+  }
+  if (redis) await closeRedis(redis);
+  await database.knex.destroy();
+  logger.info('Agent Gateway stopped');
+}
+
+function once(action: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= action();
+    return running;
+  };
+}

@@ -1,0 +1,104 @@
+// Pins the configuration rules: defaults, overrides, and the one-line message for each bad value.
+// Does not cover how the CLI prints these (apps/cli/test does).
+import { resolve } from 'node:path';
+import { ConfigError, loadConfig } from '@agw/gateway';
+import { describe, expect, it } from 'vitest';
+
+function failure(env: Record<string, string>, overrides = {}): ConfigError {
+  try {
+    loadConfig(env, overrides);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      publicBaseUrl: 'http://127.0.0.1:8080',
+      dataDir: resolve('.data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      logLevel: 'info',
+      bodyLimitBytes: 1048576,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable and lets flags override HOST, PORT and DATA_DIR', () => {
+    const config = loadConfig(
+      {
+        HOST: '0.0.0.0',
+        PORT: '9000',
+        PUBLIC_BASE_URL: 'https://gateway.example.com/',
+        DATA_DIR: '/var/lib/agw',
+        DATABASE_URL: 'postgres://agw:pw@db:5432/agw',
+        REDIS_URL: 'redis://cache:6379',
+        SMTP_URL: 'smtp://mail:25',
+        LOG_LEVEL: 'DEBUG',
+        BODY_LIMIT_BYTES: '2048',
+      },
+      { port: '0', host: '::1', dataDir: '/tmp/agw' },
+    );
+    expect(config).toMatchObject({
+      host: '::1',
+      port: 0,
+      publicBaseUrl: 'https://gateway.example.com',
+      dataDir: '/tmp/agw',
+      databaseUrl: 'postgres://agw:pw@db:5432/agw',
+      redisUrl: 'redis://cache:6379',
+      smtpUrl: 'smtp://mail:25',
+      logLevel: 'debug',
+      bodyLimitBytes: 2048,
+    });
+  });
+
+  it('derives PUBLIC_BASE_URL from HOST and PORT, bracketing IPv6', () => {
+    expect(loadConfig({ HOST: '::1', PORT: '81' }).publicBaseUrl).toBe('http://[::1]:81');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', "PORT must be an integer 0-65535, got 'abc' (example: PORT=8080)"],
+    [{ PORT: '70000' }, 'PORT', "PORT must be an integer 0-65535, got '70000' (example: PORT=8080)"],
+    [
+      { HOST: 'http://x' },
+      'HOST',
+      "HOST must be a hostname or IP address, got 'http://x' (example: HOST=0.0.0.0)",
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL',
+      "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'",
+    ],
+    [
+      { BODY_LIMIT_BYTES: '0' },
+      'BODY_LIMIT_BYTES',
+      "BODY_LIMIT_BYTES must be an integer 1-104857600, got '0'",
+    ],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', 'PUBLIC_BASE_URL must be an absolute http(s) URL'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ SMTP_URL: 'mail' }, 'SMTP_URL', 'SMTP_URL must be a smtp:// or smtps:// URL'],
+  ])('rejects %j with a one-line message naming the variable', (env, variable, message) => {
+    const error = failure(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(message);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('names the flag value when --port is bad', () => {
+    expect(failure({ PORT: '8080' }, { port: 'x1' }).message).toContain("got 'x1'");
+  });
+
+  it('never echoes a database password in its message', () => {
+    const error = failure({ DATABASE_URL: 'mysql://agw:hunter2@db/agw' });
+    expect(error.variable).toBe('DATABASE_URL');
+    expect(error.message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL, got mysql:');
+    expect(error.message).not.toContain('hunter2');
+  });
+});

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { copyPgliteTemplate } from './pglite-template.js';
+
+/**
+ * The backing services a test run uses: always a fresh temp DATA_DIR; with DATABASE_URL in the
+ * environment a fresh PostgreSQL database created for this file (so reruns never see old rows),
+ * otherwise embedded PGlite under the temp DATA_DIR; REDIS_URL is passed through when set.
+ */
+export interface TestEnvironment {
+  readonly env: Record<string, string>;
+  readonly dataDir: string;
+  readonly usesPostgres: boolean;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Creates a {@link TestEnvironment}; call cleanup() in afterAll. With `emptyDataDir` the PGlite
+ * cluster is created from nothing by the gateway (the first-start path); otherwise DATA_DIR/pglite
+ * starts as a copy of an initialized empty cluster, which saves seconds per test file.
+ */
+export async function createTestEnvironment(
+  options: { emptyDataDir?: boolean } = {},
+): Promise<TestEnvironment> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'agw-gateway-test-'));
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+  };
+  const adminUrl = process.env.DATABASE_URL;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (adminUrl) {
+    const name = `agw_test_${randomBytes(6).toString('hex')}`;
+    await withClient(adminUrl, (client) => client.query(`create database ${name}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    env.DATABASE_URL = url.href;
+    dropDatabase = () =>
+      withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+  }
+  if (!adminUrl && !options.emptyDataDir) await copyPgliteTemplate(join(dataDir, 'pglite'));
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  return {
+    env,
+    dataDir,
+    usesPostgres: adminUrl !== undefined,
+    async cleanup() {
+      await dropDatabase?.();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function withClient(url: string, action: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await action(client);
+  } finally {
+    await client.end();
+  }
+}
