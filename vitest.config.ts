@@ -3,13 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript source, so tests never run against a stale dist.
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const alias = {
-  '@agw/contracts': source('./packages/contracts/src/index.ts'),
-  '@agw/guard': source('./packages/guard/src/index.ts'),
-  '@agw/capabilities': source('./packages/capabilities/src/index.ts'),
-  '@agw/client': source('./packages/client/src/index.ts'),
-  '@agw/gateway': source('./apps/gateway/src/index.ts'),
-};
+// Exact-match patterns, so a subpath such as '@agw/client/imap' is not rewritten as a prefix.
+const alias = [
+  { find: /^@agw\/contracts$/, replacement: source('./packages/contracts/src/index.ts') },
+  { find: /^@agw\/guard$/, replacement: source('./packages/guard/src/index.ts') },
+  { find: /^@agw\/capabilities$/, replacement: source('./packages/capabilities/src/index.ts') },
+  { find: /^@agw\/client$/, replacement: source('./packages/client/src/index.ts') },
+  { find: /^@agw\/client\/imap$/, replacement: source('./packages/client/src/imap/index.ts') },
+  { find: /^@agw\/gateway$/, replacement: source('./apps/gateway/src/index.ts') },
+];
 
 export default defineConfig({
   resolve: { alias },

@@ -1,10 +1,11 @@
 import { defineConfig } from 'tsup';
 
+// Two entries: the browser-safe SDK and the Node-only IMAP reader (imapflow stays external, a peer).
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', imap: 'src/imap/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
   clean: true,
-  target: 'node20',
+  target: 'es2022',
 });
