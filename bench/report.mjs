@@ -1,0 +1,24 @@
+/** Renders a benchmark report (see run.mjs) as a markdown table per mode. */
+export function renderMarkdown(report) {
+  const lines = [
+    `Benchmark of ${report.generated_at}: ${report.connections} connections, ${report.duration_s} s per scenario.`,
+    '',
+    `Baseline (bare Koa JSON echo): GET ${report.baseline.get.requests_per_second} req/s (p99 ${report.baseline.get.p99_ms} ms), ` +
+      `POST ${report.baseline.post.requests_per_second} req/s (p99 ${report.baseline.post.p99_ms} ms).`,
+  ];
+  for (const [mode, result] of Object.entries(report.modes)) {
+    lines.push('', `### ${mode} (gateway peak RSS ${result.peak_rss_mib} MiB)`, '');
+    lines.push('| scenario | req/s | p50 ms | p99 ms | ratio to echo | p99 added ms | non-2xx |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|');
+    for (const row of result.scenarios) {
+      if (row.skipped) {
+        lines.push(`| ${row.scenario} | — | — | — | — | — | skipped: ${row.skipped} |`);
+      } else {
+        lines.push(
+          `| ${row.scenario} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${row.non_2xx} |`,
+        );
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

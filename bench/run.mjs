@@ -1,0 +1,119 @@
+// `npm run bench`: measures the production build of the gateway against a bare Koa JSON echo in the same
+// run, on the embedded default (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
+// Loopback only; every load run is bounded by --duration seconds.
+//   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { renderMarkdown } from './report.mjs';
+import { scenarios } from './scenarios.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    modes: { type: 'string', default: 'embedded,postgres' },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+
+/** Peak resident set size (VmHWM) of a process, in MiB. */
+function peakRssMiB(pid) {
+  const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+  return match ? Math.round(Number(match[1]) / 1024) : null;
+}
+
+async function load(url, request) {
+  const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
+  await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
+  const result = await autocannon({ ...options, duration });
+  return {
+    requests_per_second: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non_2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function startEcho() {
+  const child = fork(join(root, 'bench/echo-server.mjs'), { stdio: 'ignore' });
+  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}` })));
+}
+
+async function startGateway(env) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
+  const port = 18080 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, [join(root, 'apps/cli/dist/bin.js'), 'serve', '--port', String(port), '--data-dir', dataDir], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    const ready = await fetch(`${url}/health`).then((response) => response.ok, () => false);
+    if (ready) return { child, url, dataDir };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the gateway did not answer /health within 60 s');
+}
+
+async function stop(child) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function servicesEnv() {
+  const output = execFileSync(join(root, 'scripts/services.sh'), ['start'], { encoding: 'utf8' });
+  return Object.fromEntries(output.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
+}
+
+const report = { generated_at: new Date().toISOString(), duration_s: duration, connections, baseline: {}, modes: {} };
+const echo = await startEcho();
+report.baseline.get = await load(echo.url, { method: 'GET' });
+report.baseline.post = await load(echo.url, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
+});
+report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
+await stop(echo.child);
+
+for (const mode of args.modes.split(',')) {
+  const env = mode === 'postgres' ? servicesEnv() : {};
+  const gateway = await startGateway(env);
+  const rows = [];
+  try {
+    for (const scenario of scenarios) {
+      const request = await scenario.prepare(gateway.url);
+      if (request.skip) {
+        rows.push({ scenario: scenario.name, skipped: request.skip });
+        continue;
+      }
+      const measured = await load(`${gateway.url}${request.path}`, request);
+      const baseline = report.baseline[scenario.baseline];
+      rows.push({
+        scenario: scenario.name,
+        ...measured,
+        ratio_to_baseline: Number((measured.requests_per_second / baseline.requests_per_second).toFixed(3)),
+        p99_added_ms: Number((measured.p99_ms - baseline.p99_ms).toFixed(2)),
+      });
+    }
+    report.modes[mode] = { scenarios: rows, peak_rss_mib: peakRssMiB(gateway.child.pid) };
+  } finally {
+    await stop(gateway.child);
+    rmSync(gateway.dataDir, { recursive: true, force: true });
+    if (mode === 'postgres') execFileSync(join(root, 'scripts/services.sh'), ['stop']);
+  }
+}
+
+writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+const markdown = renderMarkdown(report);
+writeFileSync(join(root, 'bench/results/latest.md'), markdown);
+process.stdout.write(markdown);
