@@ -15,5 +15,10 @@ const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), '
 const upToDate = existsSync(marker) && statSync(marker).mtimeMs >= statSync(lockfile).mtimeMs;
 if (!upToDate) {
   console.error(`Installing dependencies with ${packageManager} (frozen lockfile)…`);
-  execSync(`npx -y ${packageManager} install --frozen-lockfile`, { cwd: root, stdio: 'inherit' });
+  try {
+    execSync(`npx -y ${packageManager} install --frozen-lockfile`, { cwd: root, stdio: 'inherit' });
+  } catch {
+    console.error(`Installing dependencies failed (see pnpm's message above).`);
+    process.exit(1);
+  }
 }

@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: true,
+  // `npm start` needs only JavaScript; `npm test` and releases build the declarations too.
+  dts: process.env.AGW_SKIP_DTS !== '1',
   sourcemap: true,
   clean: true,
   target: 'node20',
