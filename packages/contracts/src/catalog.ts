@@ -1,6 +1,6 @@
 import { capabilityContracts } from './capabilities/index.js';
 import type { CapabilityContract } from './capabilities/types.js';
-import { metaTools } from './meta-tool-definitions.js';
+import { type MetaToolDefinition, metaTools } from './meta-tool-definitions.js';
 import type { CapabilityCatalog, CatalogCapability, CatalogMetaTool } from './schemas/discovery.js';
 import { CATALOG_SCHEMA_VERSION, INTERFACE_VERSION } from './version.js';
 
@@ -43,12 +43,14 @@ export function toCatalogCapability(contract: CapabilityContract): CatalogCapabi
   };
 }
 
+/** How a meta-tool is called, as the catalog and the manifest list it (no schemas: /mcp/tools has those). */
+export function toCatalogMetaTool(tool: MetaToolDefinition): CatalogMetaTool {
+  return { method: tool.method, path: tool.path, summary: tool.summary, authentication: tool.authentication };
+}
+
 /** The catalog's `meta_tools` map, keyed by meta-tool name. */
 export function catalogMetaTools(): NonNullable<CapabilityCatalog['meta_tools']> {
-  const entries = metaTools.map((tool): [string, CatalogMetaTool] => [
-    tool.name,
-    { method: tool.method, path: tool.path, summary: tool.summary, authentication: tool.authentication },
-  ]);
+  const entries = metaTools.map((tool): [string, CatalogMetaTool] => [tool.name, toCatalogMetaTool(tool)]);
   return Object.fromEntries(entries) as NonNullable<CapabilityCatalog['meta_tools']>;
 }
 

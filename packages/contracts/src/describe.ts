@@ -1,4 +1,5 @@
 import type { CapabilityContract } from './capabilities/types.js';
+import { toCatalogCapability } from './catalog.js';
 import { toPlainJsonSchema } from './json-schema.js';
 import type { CapabilityDescription, SearchResultItem } from './schemas/meta-tools.js';
 import { INTERFACE_VERSION } from './version.js';
@@ -22,19 +23,10 @@ export function buildCapabilityDescription(
 ): CapabilityDescription {
   const description: CapabilityDescription = {
     interface_version: INTERFACE_VERSION,
-    id: contract.id,
-    version: contract.version,
+    ...toCatalogCapability(contract),
     status: options.status ?? 'active',
     available_versions: [...(options.availableVersions ?? [contract.version])],
-    summary: contract.summary,
-    domain: contract.domain,
-    tags: [...contract.tags],
-    risk_level: contract.risk_level,
-    scopes: [...contract.scopes],
-    cost_credits: contract.cost_credits,
-    mutating: contract.mutating,
     idempotency_key_required: contract.mutating,
-    dry_run: contract.dry_run,
     long_running: contract.long_running ?? false,
     input_schema: toPlainJsonSchema(contract.input_schema),
     output_schema: toPlainJsonSchema(contract.output_schema),

@@ -1,3 +1,4 @@
+import { toCatalogMetaTool } from './catalog.js';
 import { toPlainJsonSchema } from './json-schema.js';
 import { metaTools } from './meta-tool-definitions.js';
 import type { McpManifest, McpTools } from './schemas/discovery.js';
@@ -20,13 +21,7 @@ export function buildMcpManifest(options: BuildMcpManifestOptions = {}): McpMani
     description:
       'Agent Gateway: onboard into an organization, then discover and run versioned business capabilities ' +
       'through four meta-tools (search_capabilities, describe, dry_run, invoke). Start with GET /llms.txt.',
-    meta_tools: metaTools.map((tool) => ({
-      name: tool.name,
-      method: tool.method,
-      path: tool.path,
-      summary: tool.summary,
-      authentication: tool.authentication,
-    })),
+    meta_tools: metaTools.map((tool) => ({ name: tool.name, ...toCatalogMetaTool(tool) })),
     resources: {
       catalog: '/capabilities',
       openapi: '/openapi.json',

@@ -53,21 +53,24 @@ export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/**
+ * For keywords about a member rather than a value, the Ajv param naming that member. Ajv points
+ * `instancePath` at the parent object for these; the spec wants the pointer at the member itself.
+ */
+const MEMBER_PARAM: Readonly<Record<string, string>> = {
+  required: 'missingProperty',
+  dependentRequired: 'missingProperty',
+  additionalProperties: 'additionalProperty',
+  unevaluatedProperties: 'unevaluatedProperty',
+  propertyNames: 'propertyName',
+};
+
 /** Maps an Ajv error to a violation whose pointer names the offending or missing member. */
 export function toViolation(error: ErrorObject): Violation {
-  const params = error.params as Record<string, unknown>;
-  let pointer = error.instancePath;
-  const member =
-    error.keyword === 'required' || error.keyword === 'dependentRequired'
-      ? params.missingProperty
-      : error.keyword === 'additionalProperties'
-        ? params.additionalProperty
-        : error.keyword === 'unevaluatedProperties'
-          ? params.unevaluatedProperty
-          : error.keyword === 'propertyNames'
-            ? params.propertyName
-            : undefined;
-  if (typeof member === 'string') pointer += `/${escapePointerToken(member)}`;
+  const param = MEMBER_PARAM[error.keyword];
+  const member = param === undefined ? undefined : (error.params as Record<string, unknown>)[param];
+  const pointer =
+    typeof member === 'string' ? `${error.instancePath}/${escapePointerToken(member)}` : error.instancePath;
   return { schema_pointer: pointer, keyword: error.keyword, message: error.message ?? 'is invalid' };
 }
 

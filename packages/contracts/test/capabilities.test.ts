@@ -6,10 +6,8 @@ import {
   findCapabilityContract,
   knownScopes,
 } from '@agw/contracts';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { createDraftParams, uuid } from './fixtures.js';
+import { createDraftParams, strictAjv, uuid } from './fixtures.js';
 
 const validator = createValidator();
 const contract = (id: string): CapabilityContract => {
@@ -79,14 +77,7 @@ describe('capability contracts', () => {
   });
 
   it('every input and output schema compiles with Ajv2020 strict mode, without warnings', () => {
-    const messages: unknown[] = [];
-    const record = (...args: unknown[]) => messages.push(args);
-    const ajv = new Ajv2020({
-      strict: true,
-      allErrors: true,
-      logger: { log: record, warn: record, error: record },
-    });
-    addFormats(ajv);
+    const { ajv, messages } = strictAjv();
     for (const c of capabilityContracts) {
       expect(() => ajv.compile(c.input_schema), `${c.id} input`).not.toThrow();
       expect(() => ajv.compile(c.output_schema), `${c.id} output`).not.toThrow();

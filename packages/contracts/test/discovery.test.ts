@@ -128,6 +128,22 @@ describe('operations and OpenAPI', () => {
     }
   });
 
+  it('every access endpoint documents the error statuses the spec lists (400, 401, 403, 409, 500)', () => {
+    // Spec deviation fixed: /register lacked 401, /org/current lacked 400 and 409.
+    const doc = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const access = operations.filter((op) => op.tag === 'access');
+    expect(access.map((op) => op.path)).toHaveLength(8);
+    for (const op of access) {
+      const documented = Object.keys(doc.paths[op.path]?.[op.method.toLowerCase()]?.responses ?? {});
+      expect(documented, op.path).toEqual(expect.arrayContaining(['400', '401', '403', '409', '500']));
+    }
+    // The lists are not padded beyond what applies: 412 only where the spec's precondition rule applies.
+    const withPrecondition = operations.filter((op) => op.errorStatuses.includes(412)).map((op) => op.path);
+    expect(withPrecondition.sort()).toEqual(['/keys/rotate', '/mcp/dry_run', '/mcp/invoke', '/org/current']);
+  });
+
   it('the OpenAPI 3.1 document passes swagger-parser validation', async () => {
     const doc = buildOpenApiDocument({ serverUrl: 'https://gateway.example' });
     expect(doc.openapi).toBe('3.1.0');

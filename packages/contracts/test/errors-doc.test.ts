@@ -6,10 +6,9 @@ import { errorCodes } from '../src/index.js';
 
 const page = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
 const documented = new Map(
-  [...page.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (yes|no) \|/gm)].map(([, code, status, retryable]) => [
-    code,
-    { status: Number(status), retryable: retryable === 'yes' },
-  ]),
+  [...page.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (yes|no) \|/gm)].map(
+    ([, code = '', status, retryable]) => [code, { status: Number(status), retryable: retryable === 'yes' }],
+  ),
 );
 
 describe('docs/errors.md', () => {

@@ -1,3 +1,6 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
 /** Valid example bodies built from the spec's field tables, shared by the tests. */
 
 export const uuid = (n: number) => `3f1c2b6e-8a4d-4c1e-9b2a-${String(n).padStart(12, '0')}`;
@@ -88,3 +91,16 @@ export const createDraftParams = {
   currency: 'EUR',
   customer_e_invoice_endpoint_scheme_id: null,
 };
+
+/** Ajv 2020 in strict mode with formats, recording every log line so a test can demand none. */
+export function strictAjv(): { ajv: Ajv2020; messages: unknown[] } {
+  const messages: unknown[] = [];
+  const record = (...args: unknown[]) => messages.push(args);
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    logger: { log: record, warn: record, error: record },
+  });
+  addFormats(ajv);
+  return { ajv, messages };
+}

@@ -1,14 +1,14 @@
 import { createValidator, type SchemaName, schemaId, schemaNames, schemas } from '@agw/contracts';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import {
+  agentOtpDelivery,
   dryRunResponse,
   errorBody,
   installation,
   invokeResponse,
   organizationsResponse,
   registerRequest,
+  strictAjv,
   ts,
   uuid,
 } from './fixtures.js';
@@ -18,14 +18,7 @@ const valid = (name: SchemaName, value: unknown) => validator.validate(name, val
 
 describe('named schemas', () => {
   it('all compile with Ajv2020 strict mode without a single warning', () => {
-    const messages: unknown[] = [];
-    const record = (...args: unknown[]) => messages.push(args);
-    const ajv = new Ajv2020({
-      strict: true,
-      allErrors: true,
-      logger: { log: record, warn: record, error: record },
-    });
-    addFormats(ajv);
+    const { ajv, messages } = strictAjv();
     for (const schema of Object.values(schemas)) ajv.addSchema(schema);
     for (const name of schemaNames) expect(ajv.getSchema(schemaId(name)), name).toBeTypeOf('function');
     expect(messages).toEqual([]);
@@ -216,6 +209,15 @@ describe('patterns and enums', () => {
     expect(valid('InvokeResponse', { ...invokeResponse, status: 'failed' })).toBe(false);
     expect(valid('Installation', { ...installation, operator_approval_status: 'maybe' })).toBe(false);
     expect(valid('OwnerOtpDelivery', { status: 'bounced', expires_at: ts })).toBe(false);
+  });
+
+  it('extraction.code_regex is an anchored line pattern with a named group otp', () => {
+    // Spec deviation fixed: any string was accepted as code_regex.
+    const withRegex = (code_regex: string) => ({ ...agentOtpDelivery.extraction, code_regex });
+    expect(valid('OtpExtraction', withRegex('^Code: (?<otp>[0-9]{6,8})$'))).toBe(true);
+    expect(valid('OtpExtraction', withRegex('^Code: (?<otp>[A-Z]{2}-[0-9]{2})$'))).toBe(true);
+    expect(valid('OtpExtraction', withRegex('^Code: ([0-9]{6})$'))).toBe(false);
+    expect(valid('OtpExtraction', withRegex('Code: (?<otp>[0-9]{6})'))).toBe(false);
   });
 
   it('timestamps and dates are checked', () => {

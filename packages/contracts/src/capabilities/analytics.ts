@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { FreeObject, Timestamp, Uuid } from '../schemas/primitives.js';
-import { Count, Input, Limit, Output, Text } from './common.js';
+import { Count, Input, Limit, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
+/** The property and time window every analytics read is scoped to. */
 const Window = () => ({
   property_id: Type.Optional(Uuid()),
   from: Type.Optional(Timestamp()),
@@ -53,7 +54,7 @@ export const analyticsStatsRead = defineCapability({
   dry_run: 'supported',
   input_schema: Input({
     ...Window(),
-    granularity: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day')])),
+    granularity: Type.Optional(OneOf(['hour', 'day'])),
     limit_pages: Type.Optional(Limit(100)),
     limit_referrers: Type.Optional(Limit(100)),
     limit_events: Type.Optional(Limit(100)),

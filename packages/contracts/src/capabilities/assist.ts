@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FreeObject, Uuid } from '../schemas/primitives.js';
-import { Count, Input, Limit, Offset, Output, Text } from './common.js';
+import { Input, Limit, Output, PageInfo, PagingQuery, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 /** assist.artifact.list: assistant artifacts, searchable. */
@@ -20,15 +20,9 @@ export const assistArtifactList = defineCapability({
     source_type: Type.Optional(Text(1, 80)),
     include_archived: Type.Optional(Type.Boolean()),
     include_content: Type.Optional(Type.Boolean()),
-    limit: Type.Optional(Limit(100)),
-    offset: Type.Optional(Offset()),
+    ...PagingQuery(),
   }),
-  output_schema: Output({
-    items: Type.Array(FreeObject()),
-    count: Count(),
-    limit: Type.Integer({ minimum: 1 }),
-    offset: Offset(),
-  }),
+  output_schema: Output({ items: Type.Array(FreeObject()), ...PageInfo() }),
 });
 
 /** assist.artifact.read: one artifact with its versions. */

@@ -8,60 +8,70 @@ import {
   LineRecord,
   PaymentRecord,
 } from './billing-records.js';
-import { Count, Input, Limit, NonNegative, NullableText1000, Offset, Output, Page, Text } from './common.js';
+import {
+  Count,
+  Input,
+  NonNegative,
+  NullableString,
+  NullableText1000,
+  OneOf,
+  Output,
+  Page,
+  PagingQuery,
+  Text,
+} from './common.js';
 import { defineCapability } from './types.js';
 
+/** A document created by create_draft or a conversion: "status is always `draft`". */
 const DraftStatus = () => Type.Literal('draft');
 
-const ConvertInput = () =>
-  Input({
-    source_document_id: Uuid(),
-    document_date: Type.Optional(DateString()),
-    title: Type.Optional(NullableText1000()),
+/**
+ * A conversion (quote → sales order, sales order → invoice): both take the source document and create
+ * a new draft that references it, so they share their schemas and policy and differ in id and wording.
+ */
+function convertCapability<const Id extends string>(id: Id, summary: string, tags: readonly string[]) {
+  return defineCapability({
+    id,
+    version: '1.0.0',
+    summary,
+    tags,
+    risk_level: 'medium',
+    scopes: ['billing:write'],
+    cost_credits: '0.10',
+    mutating: true,
+    dry_run: 'supported',
+    input_schema: Input({
+      source_document_id: Uuid(),
+      document_date: Type.Optional(DateString()),
+      title: Type.Optional(NullableText1000()),
+    }),
+    output_schema: Output({
+      document_id: Uuid(),
+      source_document_id: Uuid(),
+      source_document_type: DocumentType(),
+      document_type: DocumentType(),
+      status: DraftStatus(),
+      payment_status: Nullable(DocumentPaymentStatus()),
+      number: NullableString(),
+      line_count: Count(),
+      created: Type.Boolean(),
+    }),
   });
-
-const ConvertOutput = () =>
-  Output({
-    document_id: Uuid(),
-    source_document_id: Uuid(),
-    source_document_type: DocumentType(),
-    document_type: DocumentType(),
-    status: DraftStatus(),
-    payment_status: Nullable(DocumentPaymentStatus()),
-    number: Nullable(Type.String()),
-    line_count: Count(),
-    created: Type.Boolean(),
-  });
+}
 
 /** billing.document.convert_quote_to_order. */
-export const billingConvertQuoteToOrder = defineCapability({
-  id: 'billing.document.convert_quote_to_order',
-  version: '1.0.0',
-  summary: 'Create a draft sales order from a quote; the new document references the quote.',
-  tags: ['billing', 'document', 'convert', 'quote', 'sales_order'],
-  risk_level: 'medium',
-  scopes: ['billing:write'],
-  cost_credits: '0.10',
-  mutating: true,
-  dry_run: 'supported',
-  input_schema: ConvertInput(),
-  output_schema: ConvertOutput(),
-});
+export const billingConvertQuoteToOrder = convertCapability(
+  'billing.document.convert_quote_to_order',
+  'Create a draft sales order from a quote; the new document references the quote.',
+  ['billing', 'document', 'convert', 'quote', 'sales_order'],
+);
 
 /** billing.document.convert_order_to_invoice. */
-export const billingConvertOrderToInvoice = defineCapability({
-  id: 'billing.document.convert_order_to_invoice',
-  version: '1.0.0',
-  summary: 'Create a draft invoice from a sales order; the new document references the order.',
-  tags: ['billing', 'document', 'convert', 'sales_order', 'invoice'],
-  risk_level: 'medium',
-  scopes: ['billing:write'],
-  cost_credits: '0.10',
-  mutating: true,
-  dry_run: 'supported',
-  input_schema: ConvertInput(),
-  output_schema: ConvertOutput(),
-});
+export const billingConvertOrderToInvoice = convertCapability(
+  'billing.document.convert_order_to_invoice',
+  'Create a draft invoice from a sales order; the new document references the order.',
+  ['billing', 'document', 'convert', 'sales_order', 'invoice'],
+);
 
 const DraftLine = () =>
   Input({
@@ -120,7 +130,7 @@ export const billingCreateDraft = defineCapability({
     document_id: Uuid(),
     document_type: DocumentType(),
     status: DraftStatus(),
-    number: Nullable(Type.String()),
+    number: NullableString(),
     currency: Currency(),
     totals: Type.Object(
       {
@@ -175,49 +185,49 @@ const SORT_FIELDS = [
   'status',
 ] as const;
 
-const DocumentQuery = () =>
-  Input({
-    document_type: Type.Optional(DocumentType()),
-    search: Type.Optional(Type.String({ maxLength: 200 })),
-    status: Type.Optional(DocumentStatus()),
-    open_filter: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('open'), Type.Literal('paid')])),
-    date_from: Type.Optional(DateString()),
-    date_to: Type.Optional(DateString()),
-    sort_by: Type.Optional(Type.Union(SORT_FIELDS.map((field) => Type.Literal(field)))),
-    ascending: Type.Optional(Type.Boolean()),
-    limit: Type.Optional(Limit(100)),
-    offset: Type.Optional(Offset()),
+/**
+ * billing.document.list and .search have "identical shapes": the same filters, sorting and paging, and
+ * a page of document records. They differ in id and wording only.
+ */
+function documentQueryCapability<const Id extends string>(id: Id, summary: string, tags: readonly string[]) {
+  return defineCapability({
+    id,
+    version: '1.0.0',
+    summary,
+    tags,
+    risk_level: 'low',
+    scopes: ['billing:read'],
+    cost_credits: '0',
+    mutating: false,
+    dry_run: 'supported',
+    input_schema: Input({
+      document_type: Type.Optional(DocumentType()),
+      search: Type.Optional(Type.String({ maxLength: 200 })),
+      status: Type.Optional(DocumentStatus()),
+      open_filter: Type.Optional(OneOf(['all', 'open', 'paid'])),
+      date_from: Type.Optional(DateString()),
+      date_to: Type.Optional(DateString()),
+      sort_by: Type.Optional(OneOf(SORT_FIELDS)),
+      ascending: Type.Optional(Type.Boolean()),
+      ...PagingQuery(),
+    }),
+    output_schema: Page(DocumentRecord()),
   });
+}
 
 /** billing.document.list. */
-export const billingDocumentList = defineCapability({
-  id: 'billing.document.list',
-  version: '1.0.0',
-  summary: 'List billing documents with filters, sorting and paging.',
-  tags: ['billing', 'document', 'list'],
-  risk_level: 'low',
-  scopes: ['billing:read'],
-  cost_credits: '0',
-  mutating: false,
-  dry_run: 'supported',
-  input_schema: DocumentQuery(),
-  output_schema: Page(DocumentRecord()),
-});
+export const billingDocumentList = documentQueryCapability(
+  'billing.document.list',
+  'List billing documents with filters, sorting and paging.',
+  ['billing', 'document', 'list'],
+);
 
-/** billing.document.search (same shapes as list). */
-export const billingDocumentSearch = defineCapability({
-  id: 'billing.document.search',
-  version: '1.0.0',
-  summary: 'Search billing documents by text with filters, sorting and paging.',
-  tags: ['billing', 'document', 'search'],
-  risk_level: 'low',
-  scopes: ['billing:read'],
-  cost_credits: '0',
-  mutating: false,
-  dry_run: 'supported',
-  input_schema: DocumentQuery(),
-  output_schema: Page(DocumentRecord()),
-});
+/** billing.document.search. */
+export const billingDocumentSearch = documentQueryCapability(
+  'billing.document.search',
+  'Search billing documents by text with filters, sorting and paging.',
+  ['billing', 'document', 'search'],
+);
 
 /** Billing document capabilities (create, convert, read, list, search). */
 export const billingDocumentCapabilities = [

@@ -1,12 +1,40 @@
-import { Type } from '@sinclair/typebox';
+import { type TProperties, type TString, Type } from '@sinclair/typebox';
 import { FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
-import { Input, Output, Text } from './common.js';
+import { Base64, Input, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 const DocumentInput = () => Input({ document_id: Uuid() });
-const Archive = () => Type.Optional(Nullable(FreeObject()));
-const Filename = () => Text(1, 255);
-const Base64 = () => Type.String({ minLength: 1, pattern: '^[A-Za-z0-9+/]*={0,2}$' });
+const NullableObject = () => Type.Optional(Nullable(FreeObject()));
+
+/**
+ * The fields every export result starts with: the rendered file, its base64 content under
+ * `contentKey` (`pdf_base64` or `xml_base64`), and the archive entry (object or null).
+ */
+function RenderedFile<const M extends string, const K extends string>(mimeType: M, contentKey: K) {
+  const content = { [contentKey]: Base64() } as Record<K, TString>;
+  return {
+    filename: Text(1, 255),
+    mime_type: Type.Literal(mimeType),
+    size_bytes: Type.Integer({ minimum: 1 }),
+    ...content,
+    archive: NullableObject(),
+  };
+}
+
+/**
+ * An e-invoice export result (Factur-X, XRechnung): the rendered file, the format and its version,
+ * the format's own fields, then the validation report.
+ */
+function EInvoiceExport<F extends TProperties, S extends TProperties>(file: F, formatFields: S) {
+  return Output({
+    ...file,
+    format: Type.Optional(Type.String()),
+    version: Type.Optional(Type.String()),
+    ...formatFields,
+    warnings: Type.Optional(Type.Array(Type.String())),
+    validation: NullableObject(),
+  });
+}
 
 /** billing.document.pdf. */
 export const billingDocumentPdf = defineCapability({
@@ -20,13 +48,7 @@ export const billingDocumentPdf = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: DocumentInput(),
-  output_schema: Output({
-    filename: Filename(),
-    mime_type: Type.Literal('application/pdf'),
-    size_bytes: Type.Integer({ minimum: 1 }),
-    pdf_base64: Base64(),
-    archive: Archive(),
-  }),
+  output_schema: Output(RenderedFile('application/pdf', 'pdf_base64')),
 });
 
 /** billing.document.facturx. */
@@ -41,21 +63,12 @@ export const billingDocumentFacturx = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: DocumentInput(),
-  output_schema: Output({
-    filename: Filename(),
-    mime_type: Type.Literal('application/pdf'),
-    size_bytes: Type.Integer({ minimum: 1 }),
-    pdf_base64: Base64(),
-    archive: Archive(),
-    format: Type.Optional(Type.String()),
-    version: Type.Optional(Type.String()),
+  output_schema: EInvoiceExport(RenderedFile('application/pdf', 'pdf_base64'), {
     profile: Type.Optional(Type.String()),
     syntax: Type.Optional(Type.String()),
     conformance_level: Type.Optional(Type.String()),
     attachment_filename: Type.Optional(Type.String()),
     embedded_xml_base64: Type.Optional(Base64()),
-    warnings: Type.Optional(Type.Array(Type.String())),
-    validation: Type.Optional(Nullable(FreeObject())),
   }),
 });
 
@@ -71,17 +84,8 @@ export const billingDocumentXrechnung = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: DocumentInput(),
-  output_schema: Output({
-    filename: Filename(),
-    mime_type: Type.Literal('application/xml'),
-    size_bytes: Type.Integer({ minimum: 1 }),
-    xml_base64: Base64(),
-    archive: Archive(),
-    format: Type.Optional(Type.String()),
-    version: Type.Optional(Type.String()),
+  output_schema: EInvoiceExport(RenderedFile('application/xml', 'xml_base64'), {
     customization_id: Type.Optional(Type.String()),
-    warnings: Type.Optional(Type.Array(Type.String())),
-    validation: Type.Optional(Nullable(FreeObject())),
   }),
 });
 

@@ -17,10 +17,8 @@ import {
   ReminderLevel,
   ReminderStatus,
 } from './billing-records.js';
-import { Input, Limit, NullableText1000, Offset, Output, Page } from './common.js';
+import { Input, NullableString, NullableText1000, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
-
-const NullableString = () => Nullable(Type.String());
 
 /** billing.item.search. */
 export const billingItemSearch = defineCapability({
@@ -37,8 +35,7 @@ export const billingItemSearch = defineCapability({
     query: Type.Optional(Type.String({ maxLength: 200 })),
     item_type: Type.Optional(ItemType()),
     active_only: Type.Optional(Type.Boolean()),
-    limit: Type.Optional(Limit(100)),
-    offset: Type.Optional(Offset()),
+    ...PagingQuery(),
   }),
   output_schema: Page(
     Output({
@@ -72,8 +69,7 @@ export const billingPaymentList = defineCapability({
   input_schema: Input({
     document_id: Type.Optional(Uuid()),
     status: Type.Optional(PaymentStatus()),
-    limit: Type.Optional(Limit(100)),
-    offset: Type.Optional(Offset()),
+    ...PagingQuery(),
   }),
   output_schema: Page(PaymentRecord()),
 });
@@ -130,8 +126,7 @@ export const billingReminderList = defineCapability({
     account_id: Type.Optional(Uuid()),
     status: Type.Optional(ReminderStatus()),
     reminder_level: Type.Optional(ReminderLevel()),
-    limit: Type.Optional(Limit(100)),
-    offset: Type.Optional(Offset()),
+    ...PagingQuery(),
   }),
   output_schema: Page(
     Output({

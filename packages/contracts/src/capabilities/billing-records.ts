@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
-import { Output } from './common.js';
+import { NullableString, OneOf, Output } from './common.js';
 
 /** Shared billing enums and records (inlined into each capability schema, never referenced by `$ref`). */
-
-const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** Document types of create_draft and the filters. */
 export const DOCUMENT_TYPES = [
@@ -14,7 +12,7 @@ export const DOCUMENT_TYPES = [
   'credit_note',
   'self_billing_invoice',
 ] as const;
-export const DocumentType = () => literals(DOCUMENT_TYPES);
+export const DocumentType = () => OneOf(DOCUMENT_TYPES);
 
 /** The spec's billing document status set (the filter list, `paid` once). */
 export const DOCUMENT_STATUSES = [
@@ -37,7 +35,7 @@ export const DOCUMENT_STATUSES = [
   'refunded',
   'not_applicable',
 ] as const;
-export const DocumentStatus = () => literals(DOCUMENT_STATUSES);
+export const DocumentStatus = () => OneOf(DOCUMENT_STATUSES);
 
 /** payment_status of a document: the payment-related part of the status set (our reading of the spec). */
 export const DOCUMENT_PAYMENT_STATUSES = [
@@ -48,10 +46,10 @@ export const DOCUMENT_PAYMENT_STATUSES = [
   'refunded',
   'not_applicable',
 ] as const;
-export const DocumentPaymentStatus = () => literals(DOCUMENT_PAYMENT_STATUSES);
+export const DocumentPaymentStatus = () => OneOf(DOCUMENT_PAYMENT_STATUSES);
 
 export const PAYMENT_STATUSES = ['draft', 'pending', 'completed', 'failed', 'cancelled', 'imported'] as const;
-export const PaymentStatus = () => literals(PAYMENT_STATUSES);
+export const PaymentStatus = () => OneOf(PAYMENT_STATUSES);
 
 export const REMINDER_STATUSES = [
   'draft',
@@ -61,7 +59,7 @@ export const REMINDER_STATUSES = [
   'paid_after_reminder',
   'imported',
 ] as const;
-export const ReminderStatus = () => literals(REMINDER_STATUSES);
+export const ReminderStatus = () => OneOf(REMINDER_STATUSES);
 
 export const REMINDER_LEVELS = [
   'payment_reminder',
@@ -69,12 +67,10 @@ export const REMINDER_LEVELS = [
   'second_reminder',
   'final_notice',
 ] as const;
-export const ReminderLevel = () => literals(REMINDER_LEVELS);
+export const ReminderLevel = () => OneOf(REMINDER_LEVELS);
 
 export const ITEM_TYPES = ['service', 'product', 'fee', 'discount', 'other'] as const;
-export const ItemType = () => literals(ITEM_TYPES);
-
-const NullableString = () => Nullable(Type.String());
+export const ItemType = () => OneOf(ITEM_TYPES);
 
 /** A billing document as read, listed and searched. */
 export const DocumentRecord = () =>

@@ -1,13 +1,28 @@
 import { Type } from '@sinclair/typebox';
 import { FreeObject, Nullable, NullableText, Timestamp, Uuid } from '../schemas/primitives.js';
 import { CalendarSlug } from './calendar.js';
-import { Count, Input, Output, Text } from './common.js';
+import { Count, Input, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
-const operation = <const T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+/** Validity and booking windows: 1 to 365 days. */
 const Days = () => Type.Integer({ minimum: 1, maximum: 365 });
-const NoticeMinutes = () => Type.Integer({ minimum: 0, maximum: 10080 });
-const SlotLimit = () => Type.Integer({ minimum: 1, maximum: 60 });
+
+/**
+ * The booking rules a template sets and a link carries (or overrides): which event types may be booked,
+ * what the booker must give, how far ahead and how soon a slot may be, and how many slots are offered.
+ */
+const BookingRules = () => ({
+  allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
+  email_binding_required: Type.Optional(Type.Boolean()),
+  phone_required: Type.Optional(Type.Boolean()),
+  booking_window_days: Type.Optional(Days()),
+  min_notice_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10080 })),
+  slot_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 60 })),
+});
+
+/** The `operation` values of each *.manage capability (input and output carry the same set). */
+const TEMPLATE_OPERATIONS = ['list', 'create', 'update', 'archive'] as const;
+const LINK_OPERATIONS = ['list', 'create', 'update', 'revoke'] as const;
 
 /** calendar.booking_link_template.manage. */
 export const calendarBookingLinkTemplateManage = defineCapability({
@@ -21,25 +36,20 @@ export const calendarBookingLinkTemplateManage = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    operation: operation('list', 'create', 'update', 'archive'),
+    operation: OneOf(TEMPLATE_OPERATIONS),
     template_id: Type.Optional(Uuid()),
     calendar_id: Type.Optional(Nullable(Uuid())),
     name: Type.Optional(Text(1, 160)),
     slug_base: Type.Optional(CalendarSlug()),
     default_title: Type.Optional(Text(1, 240)),
     default_intro: Type.Optional(NullableText(4000)),
-    allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
     default_valid_days: Type.Optional(Days()),
     default_one_time_use: Type.Optional(Type.Boolean()),
-    email_binding_required: Type.Optional(Type.Boolean()),
-    phone_required: Type.Optional(Type.Boolean()),
-    booking_window_days: Type.Optional(Days()),
-    min_notice_minutes: Type.Optional(NoticeMinutes()),
-    status: Type.Optional(operation('active', 'paused', 'archived')),
-    slot_limit: Type.Optional(SlotLimit()),
+    status: Type.Optional(OneOf(['active', 'paused', 'archived'])),
+    ...BookingRules(),
   }),
   output_schema: Output({
-    operation: operation('list', 'create', 'update', 'archive'),
+    operation: OneOf(TEMPLATE_OPERATIONS),
     template: Type.Optional(FreeObject()),
     templates: Type.Optional(Type.Array(FreeObject())),
     count: Type.Optional(Count()),
@@ -78,7 +88,7 @@ export const calendarBookingLinkManage = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    operation: operation('list', 'create', 'update', 'revoke'),
+    operation: OneOf(LINK_OPERATIONS),
     link_id: Type.Optional(Uuid()),
     template_id: Type.Optional(Nullable(Uuid())),
     calendar_id: Type.Optional(Nullable(Uuid())),
@@ -89,22 +99,17 @@ export const calendarBookingLinkManage = defineCapability({
     recipient_account_id: Type.Optional(NullableText(120)),
     project_id: Type.Optional(NullableText(120)),
     title: Type.Optional(Text(1, 240)),
-    access_mode: Type.Optional(operation('public', 'secret')),
+    access_mode: Type.Optional(OneOf(['public', 'secret'])),
     valid_days: Type.Optional(Days()),
     valid_until: Type.Optional(Timestamp()),
     one_time_use: Type.Optional(Type.Boolean()),
-    email_binding_required: Type.Optional(Type.Boolean()),
-    phone_required: Type.Optional(Type.Boolean()),
-    allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
-    booking_window_days: Type.Optional(Days()),
-    min_notice_minutes: Type.Optional(NoticeMinutes()),
-    status: Type.Optional(operation('active', 'expired', 'revoked', 'booked')),
-    slot_limit: Type.Optional(SlotLimit()),
+    status: Type.Optional(OneOf(['active', 'expired', 'revoked', 'booked'])),
+    ...BookingRules(),
     rules_json: Type.Optional(FreeObject()),
     context: Type.Optional(FreeObject()),
   }),
   output_schema: Output({
-    operation: operation('list', 'create', 'update', 'revoke'),
+    operation: OneOf(LINK_OPERATIONS),
     link: Type.Optional(FreeObject()),
     links: Type.Optional(Type.Array(FreeObject())),
     context: Type.Optional(Nullable(FreeObject())),

@@ -7,7 +7,7 @@ import {
   Timestamp,
   Uuid,
 } from '../schemas/primitives.js';
-import { Count, Input, Output, Text } from './common.js';
+import { Count, Input, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 /** `HH:MM` or `HH:MM:SS`, 24-hour clock. */
@@ -17,7 +17,10 @@ export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?
 export const CalendarSlug = () =>
   Type.String({ minLength: 1, maxLength: 96, pattern: CALENDAR_SLUG_PATTERN });
 
-const operation = <const T extends string>(...values: T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+/** The `operation` values of each *.manage capability (input and output carry the same set). */
+const AVAILABILITY_OPERATIONS = ['get', 'replace'] as const;
+const BOOKING_OPERATIONS = ['list', 'update', 'cancel'] as const;
+const CALENDAR_OPERATIONS = ['list', 'create', 'update'] as const;
 
 /** calendar.availability.manage. */
 export const calendarAvailabilityManage = defineCapability({
@@ -31,7 +34,7 @@ export const calendarAvailabilityManage = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    operation: operation('get', 'replace'),
+    operation: OneOf(AVAILABILITY_OPERATIONS),
     calendar_id: Type.Optional(Nullable(Uuid())),
     rules: Type.Optional(
       Type.Array(
@@ -45,7 +48,7 @@ export const calendarAvailabilityManage = defineCapability({
     ),
   }),
   output_schema: Output({
-    operation: operation('get', 'replace'),
+    operation: OneOf(AVAILABILITY_OPERATIONS),
     rules: Type.Array(FreeObject()),
     count: Count(),
     calendar_id: Type.Optional(Nullable(Uuid())),
@@ -64,7 +67,7 @@ export const calendarBookingManage = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    operation: operation('list', 'update', 'cancel'),
+    operation: OneOf(BOOKING_OPERATIONS),
     booking_id: Type.Optional(Uuid()),
     calendar_id: Type.Optional(Nullable(Uuid())),
     from: Type.Optional(Timestamp()),
@@ -74,11 +77,11 @@ export const calendarBookingManage = defineCapability({
     notes: Type.Optional(NullableText(2000)),
     start_at: Type.Optional(Timestamp()),
     end_at: Type.Optional(Timestamp()),
-    status: Type.Optional(operation('confirmed', 'cancelled', 'no_show')),
+    status: Type.Optional(OneOf(['confirmed', 'cancelled', 'no_show'])),
     cancelled_reason: Type.Optional(Type.String({ maxLength: 500 })),
   }),
   output_schema: Output({
-    operation: operation('list', 'update', 'cancel'),
+    operation: OneOf(BOOKING_OPERATIONS),
     booking: Type.Optional(FreeObject()),
     bookings: Type.Optional(Type.Array(FreeObject())),
     count: Type.Optional(Count()),
@@ -100,7 +103,7 @@ export const calendarCalendarManage = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    operation: operation('list', 'create', 'update'),
+    operation: OneOf(CALENDAR_OPERATIONS),
     calendar_id: Type.Optional(Uuid()),
     name: Type.Optional(Text(1, 160)),
     slug: Type.Optional(CalendarSlug()),
@@ -108,7 +111,7 @@ export const calendarCalendarManage = defineCapability({
     is_active: Type.Optional(Type.Boolean()),
   }),
   output_schema: Output({
-    operation: operation('list', 'create', 'update'),
+    operation: OneOf(CALENDAR_OPERATIONS),
     calendar: Type.Optional(FreeObject()),
     calendars: Type.Optional(Type.Array(FreeObject())),
     count: Type.Optional(Count()),

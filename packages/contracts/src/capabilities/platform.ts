@@ -1,21 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import {
-  CAPABILITY_ID_PATTERN,
-  Closed,
-  DECIMAL_PATTERN,
-  Nullable,
-  Timestamp,
-  Uuid,
-} from '../schemas/primitives.js';
-import { Input, Output, Text } from './common.js';
+import { CapabilityId } from '../schemas/meta-tools.js';
+import { Closed, Decimal, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { BASE64_PATTERN, Input, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 /**
  * The capabilities the spec names only through examples (core, documents, wallet). Their outputs are
  * "given by describe": the shapes below are ours.
  */
-
-const DecimalString = () => Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
 
 /** core.org.current.get: the caller's organization (the capability form of GET /org/current, without keys). */
 export const coreOrgCurrentGet = defineCapability({
@@ -64,7 +56,7 @@ export const documentsDocumentUpload = defineCapability({
     content_base64: Type.String({
       minLength: 1,
       maxLength: MAX_UPLOAD_BASE64_LENGTH,
-      pattern: '^[A-Za-z0-9+/]*={0,2}$',
+      pattern: BASE64_PATTERN,
     }),
   }),
   output_schema: Output({
@@ -92,33 +84,31 @@ export const walletAgentBudgetGuardCheck = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    capability_id: Type.String({ pattern: CAPABILITY_ID_PATTERN, maxLength: 200 }),
+    capability_id: CapabilityId(),
     estimated_cost_credits: Type.Number({ minimum: 0 }),
-    window: Type.Optional(
-      Type.Union([Type.Literal('task'), Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')]),
-    ),
+    window: Type.Optional(OneOf(['task', 'hour', 'day', 'month'])),
   }),
   output_schema: Output({
     allowed: Type.Boolean(),
     organization_id: Uuid(),
-    wallet_balance_credits: DecimalString(),
+    wallet_balance_credits: Decimal(),
     estimated_cost_credits: Type.Number({ minimum: 0 }),
     policy: Type.Object(
       {
         policy_profile_id: Nullable(Text(1, 128)),
-        task_cap_credits: Nullable(DecimalString()),
-        daily_cap_credits: Nullable(DecimalString()),
-        monthly_cap_credits: Nullable(DecimalString()),
-        burn_rate_hourly_cap_credits: Nullable(DecimalString()),
+        task_cap_credits: Nullable(Decimal()),
+        daily_cap_credits: Nullable(Decimal()),
+        monthly_cap_credits: Nullable(Decimal()),
+        burn_rate_hourly_cap_credits: Nullable(Decimal()),
         kill_switch_enabled: Type.Boolean(),
       },
       Closed,
     ),
     ledger: Type.Object(
       {
-        hour_cost_credits: DecimalString(),
-        today_cost_credits: DecimalString(),
-        month_cost_credits: DecimalString(),
+        hour_cost_credits: Decimal(),
+        today_cost_credits: Decimal(),
+        month_cost_credits: Decimal(),
       },
       Closed,
     ),

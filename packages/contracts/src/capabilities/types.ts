@@ -36,20 +36,10 @@ export interface TypedCapabilityContract<Id extends string, I extends TSchema, O
 }
 
 /** What `defineCapability` takes: a contract without `domain` (derived from the id). */
-export interface CapabilityDefinition<Id extends string, I extends TSchema, O extends TSchema> {
-  readonly id: Id;
-  readonly version: '1.0.0';
-  readonly summary: string;
-  readonly tags: readonly string[];
-  readonly risk_level: CapabilityRiskLevel;
-  readonly scopes: readonly string[];
-  readonly cost_credits: string;
-  readonly mutating: boolean;
-  readonly dry_run: 'supported' | 'required';
-  readonly long_running?: boolean;
-  readonly input_schema: I;
-  readonly output_schema: O;
-}
+export type CapabilityDefinition<Id extends string, I extends TSchema, O extends TSchema> = Omit<
+  TypedCapabilityContract<Id, I, O>,
+  'domain'
+>;
 
 /** Declares a capability contract (domain = first id segment), keeping the literal id and schema types. */
 export function defineCapability<Id extends string, I extends TSchema, O extends TSchema>(

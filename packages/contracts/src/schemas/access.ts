@@ -15,10 +15,14 @@ import {
 
 /** `agent_email` in requests: optional; null is read as "not set". */
 const OptionalAgentEmail = () => Type.Optional(Nullable(Email()));
-/** A one-time code exactly as delivered. */
-const Otp = () => Type.String({ minLength: 1, maxLength: 64 });
 /** Body of the POSTs that take an empty object. */
 const EmptyBody = (name: string) => Type.Object({}, { ...idOf(name), ...Closed });
+/** Body of the code redemptions (owner claim, agent verify): the one-time code exactly as delivered. */
+const OtpBody = (name: string) =>
+  Type.Object({ otp: Type.String({ minLength: 1, maxLength: 64 }) }, { ...idOf(name), ...Closed });
+/** Answer of the code redemptions: the installation with its updated verification state. */
+const InstallationBody = (name: string) =>
+  Type.Object({ installation: Ref(Installation) }, { ...idOf(name), ...Closed });
 
 /** POST /register body. */
 export const RegisterRequest = Type.Object(
@@ -72,17 +76,11 @@ export const OrganizationsResponse = Type.Object(
 export type OrganizationsResponse = Static<typeof OrganizationsResponse>;
 
 /** POST /owner-otp/claim body. */
-export const OwnerOtpClaimRequest = Type.Object(
-  { otp: Otp() },
-  { ...idOf('OwnerOtpClaimRequest'), ...Closed },
-);
+export const OwnerOtpClaimRequest = OtpBody('OwnerOtpClaimRequest');
 export type OwnerOtpClaimRequest = Static<typeof OwnerOtpClaimRequest>;
 
 /** POST /owner-otp/claim 200 body. */
-export const OwnerOtpClaimResponse = Type.Object(
-  { installation: Ref(Installation) },
-  { ...idOf('OwnerOtpClaimResponse'), ...Closed },
-);
+export const OwnerOtpClaimResponse = InstallationBody('OwnerOtpClaimResponse');
 export type OwnerOtpClaimResponse = Static<typeof OwnerOtpClaimResponse>;
 
 /** POST /owner-otp/resend body: an empty object. */
@@ -97,17 +95,11 @@ export const OwnerOtpResendResponse = Type.Object(
 export type OwnerOtpResendResponse = Static<typeof OwnerOtpResendResponse>;
 
 /** POST /agent-otp/verify body. */
-export const AgentOtpVerifyRequest = Type.Object(
-  { otp: Otp() },
-  { ...idOf('AgentOtpVerifyRequest'), ...Closed },
-);
+export const AgentOtpVerifyRequest = OtpBody('AgentOtpVerifyRequest');
 export type AgentOtpVerifyRequest = Static<typeof AgentOtpVerifyRequest>;
 
 /** POST /agent-otp/verify 200 body. */
-export const AgentOtpVerifyResponse = Type.Object(
-  { installation: Ref(Installation) },
-  { ...idOf('AgentOtpVerifyResponse'), ...Closed },
-);
+export const AgentOtpVerifyResponse = InstallationBody('AgentOtpVerifyResponse');
 export type AgentOtpVerifyResponse = Static<typeof AgentOtpVerifyResponse>;
 
 /** POST /agent-otp/resend body: an empty object. */

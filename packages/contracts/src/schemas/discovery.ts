@@ -1,13 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  CapabilityId,
-  Domain,
-  DryRunMode,
-  InterfaceVersion,
-  ResolvedVersion,
-  RiskLevel,
-} from './meta-tools.js';
-import { Closed, Credits, FreeObject, idOf, Ref, RelativePath, Scope, Timestamp } from './primitives.js';
+import { CapabilityPublicFields, InterfaceVersion } from './meta-tools.js';
+import { Closed, FreeObject, idOf, Ref, RelativePath, Timestamp } from './primitives.js';
 
 /** GET /health body. `degraded` when a configured dependency is down. */
 export const HealthResponse = Type.Object(
@@ -58,49 +51,36 @@ export const MetaToolName = Type.Union(
 );
 export type MetaToolName = Static<typeof MetaToolName>;
 
-const Authentication = () => Type.Union([Type.Literal('optional'), Type.Literal('required')]);
+/** `optional`: anonymous calls are answered too (search_capabilities, describe). */
+const MetaToolAuthentication = () => Type.Union([Type.Literal('optional'), Type.Literal('required')]);
 
-/** A meta-tool as listed by the catalog and the manifest. */
+/** How a meta-tool is called: the catalog's `meta_tools` entry, and the manifest's after its name. */
+const MetaToolEndpointFields = () => ({
+  method: Type.Literal('POST'),
+  path: RelativePath(),
+  summary: Type.String({ minLength: 1 }),
+  authentication: MetaToolAuthentication(),
+});
+
+/** A meta-tool as listed by the manifest. */
 export const MetaToolSummary = Type.Object(
-  {
-    name: Ref(MetaToolName),
-    method: Type.Literal('POST'),
-    path: RelativePath(),
-    summary: Type.String({ minLength: 1 }),
-    authentication: Authentication(),
-  },
+  { name: Ref(MetaToolName), ...MetaToolEndpointFields() },
   { ...idOf('MetaToolSummary'), ...Closed },
 );
 export type MetaToolSummary = Static<typeof MetaToolSummary>;
 
 /** A meta-tool in the catalog's `meta_tools` map (keyed by name). */
-export const CatalogMetaTool = Type.Object(
-  {
-    method: Type.Literal('POST'),
-    path: RelativePath(),
-    summary: Type.String({ minLength: 1 }),
-    authentication: Authentication(),
-  },
-  { ...idOf('CatalogMetaTool'), ...Closed },
-);
+export const CatalogMetaTool = Type.Object(MetaToolEndpointFields(), {
+  ...idOf('CatalogMetaTool'),
+  ...Closed,
+});
 export type CatalogMetaTool = Static<typeof CatalogMetaTool>;
 
 /** The public view of one capability in GET /capabilities (schemas are read with describe). */
-export const CatalogCapability = Type.Object(
-  {
-    id: CapabilityId(),
-    version: ResolvedVersion(),
-    summary: Type.String(),
-    domain: Domain(),
-    tags: Type.Array(Type.String()),
-    risk_level: Ref(RiskLevel),
-    scopes: Type.Array(Scope()),
-    cost_credits: Credits(),
-    mutating: Type.Boolean(),
-    dry_run: Ref(DryRunMode),
-  },
-  { ...idOf('CatalogCapability'), ...Closed },
-);
+export const CatalogCapability = Type.Object(CapabilityPublicFields(), {
+  ...idOf('CatalogCapability'),
+  ...Closed,
+});
 export type CatalogCapability = Static<typeof CatalogCapability>;
 
 const Count = () => Type.Integer({ minimum: 0 });
@@ -198,7 +178,7 @@ export const McpTools = Type.Object(
           name: Ref(MetaToolName),
           description: Type.String({ minLength: 1 }),
           input_schema: FreeObject('JSON Schema 2020-12 of the request body'),
-          authentication: Authentication(),
+          authentication: MetaToolAuthentication(),
         },
         Closed,
       ),

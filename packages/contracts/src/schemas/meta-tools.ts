@@ -38,6 +38,27 @@ export const ResolvedVersion = () => Type.String({ pattern: CAPABILITY_VERSION_P
 export const Domain = () => Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 });
 const AuditId = () => Type.String({ minLength: 1, maxLength: 128 });
 
+/** Whether the calling key may use a capability (search hits, keyed describe answers). */
+const CapabilityAccess = () =>
+  Type.Union([Type.Literal('allowed'), Type.Literal('scope_missing'), Type.Literal('approval_always')]);
+
+/**
+ * The public view of a capability version: what the catalog lists for each capability and what the
+ * describe answer starts with (describe adds the schemas and runtime details).
+ */
+export const CapabilityPublicFields = () => ({
+  id: CapabilityId(),
+  version: ResolvedVersion(),
+  summary: Type.String(),
+  domain: Domain(),
+  tags: Type.Array(Type.String()),
+  risk_level: Ref(RiskLevel),
+  scopes: Type.Array(Scope()),
+  cost_credits: Credits(),
+  mutating: Type.Boolean(),
+  dry_run: Ref(DryRunMode),
+});
+
 /** POST /mcp/search_capabilities body. */
 export const SearchCapabilitiesRequest = Type.Object(
   {
@@ -59,11 +80,7 @@ export const SearchResultItem = Type.Object(
     summary: Type.String(),
     domain: Domain(),
     risk_level: Ref(RiskLevel),
-    access: Type.Union([
-      Type.Literal('allowed'),
-      Type.Literal('scope_missing'),
-      Type.Literal('approval_always'),
-    ]),
+    access: CapabilityAccess(),
   },
   { ...idOf('SearchResultItem'), ...Closed },
 );
@@ -92,23 +109,12 @@ export type DescribeRequest = Static<typeof DescribeRequest>;
 export const CapabilityDescription = Type.Object(
   {
     interface_version: InterfaceVersion(),
-    id: CapabilityId(),
-    version: ResolvedVersion(),
+    ...CapabilityPublicFields(),
     status: Type.Union([Type.Literal('active'), Type.Literal('deprecated')]),
     available_versions: Type.Array(ResolvedVersion(), { minItems: 1 }),
-    summary: Type.String(),
-    domain: Domain(),
-    tags: Type.Array(Type.String()),
-    risk_level: Ref(RiskLevel),
-    scopes: Type.Array(Scope()),
-    cost_credits: Credits(),
-    mutating: Type.Boolean(),
     idempotency_key_required: Type.Boolean(),
-    dry_run: Ref(DryRunMode),
     long_running: Type.Boolean(),
-    access: Type.Optional(
-      Type.Union([Type.Literal('allowed'), Type.Literal('scope_missing'), Type.Literal('approval_always')]),
-    ),
+    access: Type.Optional(CapabilityAccess()),
     input_schema: FreeObject('JSON Schema 2020-12 of params'),
     output_schema: FreeObject('JSON Schema 2020-12 of result'),
   },

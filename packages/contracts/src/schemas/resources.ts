@@ -124,6 +124,12 @@ export const OtpDeliveryStatus = Type.Union(
 );
 export type OtpDeliveryStatus = Static<typeof OtpDeliveryStatus>;
 
+/**
+ * What the spec says `code_regex` is: a line pattern (anchored with `^` and `$`, since the code stands
+ * on a line of its own) with a named group `otp`.
+ */
+const AGENT_OTP_CODE_REGEX_SHAPE = '^\\^.*\\(\\?<otp>.*\\$$';
+
 /** How an agent finds its code in its mailbox. */
 export const OtpExtraction = Type.Object(
   {
@@ -137,7 +143,7 @@ export const OtpExtraction = Type.Object(
     ),
     subject_contains: Type.String({ minLength: 1, maxLength: 200 }),
     code_line_prefix: Type.Literal('Code: '),
-    code_regex: Type.String({ minLength: 1, maxLength: 200 }),
+    code_regex: Type.String({ minLength: 1, maxLength: 200, pattern: AGENT_OTP_CODE_REGEX_SHAPE }),
     verify_endpoint: Type.Literal('/agent-otp/verify'),
   },
   { ...idOf('OtpExtraction'), ...Closed },
