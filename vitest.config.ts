@@ -10,6 +10,7 @@ const alias = [
   { find: /^@agw\/capabilities$/, replacement: source('./packages/capabilities/src/index.ts') },
   { find: /^@agw\/client$/, replacement: source('./packages/client/src/index.ts') },
   { find: /^@agw\/client\/imap$/, replacement: source('./packages/client/src/imap/index.ts') },
+  { find: /^@agw\/client\/admin$/, replacement: source('./packages/client/src/admin/index.ts') },
   { find: /^@agw\/gateway$/, replacement: source('./apps/gateway/src/index.ts') },
 ];
 

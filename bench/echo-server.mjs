@@ -16,7 +16,7 @@ app.use(async (ctx) => {
     ctx.body = { status: 'ok', timestamp: new Date().toISOString() };
   }
 });
-const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ port: server.address().port });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

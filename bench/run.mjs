@@ -43,19 +43,28 @@ async function load(url, request) {
 
 function startEcho() {
   const child = fork(join(root, 'bench/echo-server.mjs'), { stdio: 'ignore' });
-  return new Promise((resolve) => child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}` })));
+  return new Promise((resolve) =>
+    child.once('message', ({ port }) => resolve({ child, url: `http://127.0.0.1:${port}` })),
+  );
 }
 
 async function startGateway(env) {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
   const port = 18080 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [join(root, 'apps/cli/dist/bin.js'), 'serve', '--port', String(port), '--data-dir', dataDir], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'apps/cli/dist/bin.js'), 'serve', '--port', String(port), '--data-dir', dataDir],
+    {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 240; attempt += 1) {
-    const ready = await fetch(`${url}/health`).then((response) => response.ok, () => false);
+    const ready = await fetch(`${url}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ready) return { child, url, dataDir };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -71,10 +80,21 @@ async function stop(child) {
 
 function servicesEnv() {
   const output = execFileSync(join(root, 'scripts/services.sh'), ['start'], { encoding: 'utf8' });
-  return Object.fromEntries(output.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2)));
+  return Object.fromEntries(
+    output
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/=(.*)/s).slice(0, 2)),
+  );
 }
 
-const report = { generated_at: new Date().toISOString(), duration_s: duration, connections, baseline: {}, modes: {} };
+const report = {
+  generated_at: new Date().toISOString(),
+  duration_s: duration,
+  connections,
+  baseline: {},
+  modes: {},
+};
 const echo = await startEcho();
 report.baseline.get = await load(echo.url, { method: 'GET' });
 report.baseline.post = await load(echo.url, {

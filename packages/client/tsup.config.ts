@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
-// Two entries: the browser-safe SDK and the Node-only IMAP reader (imapflow stays external, a peer).
+// Three entries: the browser-safe SDK, the Node-only IMAP reader (imapflow stays external, a peer)
+// and the operator admin client.
 export default defineConfig({
-  entry: { index: 'src/index.ts', imap: 'src/imap/index.ts' },
+  entry: { index: 'src/index.ts', imap: 'src/imap/index.ts', admin: 'src/admin/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

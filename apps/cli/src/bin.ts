@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ExitError, processIO } from './io.js';
+import { EXIT, ExitError, processIO } from './io.js';
 import { createProgram } from './program.js';
 
 // The only place that sets the process's exit code.
@@ -9,7 +9,8 @@ async function main(): Promise<number> {
     await program.parseAsync(process.argv);
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Commander has already printed the problem (or the help/version); its failures are usage errors.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (error instanceof ExitError) {
       processIO.stderr(`agw: ${error.message}\n`);
       return error.exitCode;

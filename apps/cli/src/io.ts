@@ -2,12 +2,15 @@
 export interface CommandIO {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** True when stdout is a terminal: colour is used only then. */
+  readonly isTTY?: boolean;
 }
 
 /** The process's real streams. */
 export const processIO: CommandIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  isTTY: process.stdout.isTTY === true,
 };
 
 /** A failure that ends the CLI with `exitCode` after printing `message` (no stack). */
@@ -21,5 +24,19 @@ export class ExitError extends Error {
   }
 }
 
-/** Exit code for an invalid configuration (environment variable or flag). */
+/** Exit code for a usage error or an invalid configuration (flag, environment variable, key file). */
 export const EXIT_CONFIG = 2;
+
+/**
+ * The CLI's exit codes (documented in the README):
+ * 0 ok · 1 unexpected failure · 2 usage or configuration · 3 authentication/authorization (401/403) ·
+ * 4 precondition or conflict (409/412) · 5 any other gateway error, or the gateway unreachable.
+ */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: EXIT_CONFIG,
+  auth: 3,
+  conflict: 4,
+  gateway: 5,
+} as const;

@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { migrate } from './commands/migrate.js';
 import { processStopSignal, type ServeEnvironment, serve } from './commands/serve.js';
 import type { CommandIO } from './io.js';
+import { registerOperatorCommands } from './program-operator.js';
 
 /** What the program needs from the process; tests pass their own. */
 export interface ProgramContext {
@@ -17,14 +18,14 @@ export const CLI_VERSION: string = packageJson.version;
 /** Builds the `agw` command tree. Only maps flags to the command functions' options. */
 export function createProgram(context: ProgramContext): Command {
   const program = new Command('agw')
-    .description('Agent Gateway command line: run the gateway and manage its database.')
+    .description('Agent Gateway command line: run the gateway, manage its database, and operate it.')
     .version(CLI_VERSION, '-v, --version', 'print the agw version')
     .configureOutput({ writeOut: context.io.stdout, writeErr: context.io.stderr })
     .exitOverride()
     .showHelpAfterError();
   program.addHelpText(
     'after',
-    '\nExamples:\n  $ agw serve --port 8080\n  $ agw migrate\n  $ agw serve --help',
+    '\nExamples:\n  $ agw serve --port 8080\n  $ agw migrate\n  $ agw installations list --status pending\n  $ agw installations approve <id>\n  $ agw serve --help\n\nExit codes: 0 ok, 1 unexpected, 2 usage/config, 3 auth (401/403), 4 conflict/precondition (409/412), 5 other gateway error.',
   );
 
   program
@@ -54,6 +55,8 @@ export function createProgram(context: ProgramContext): Command {
       '\nExamples:\n  $ agw migrate\n  $ DATABASE_URL=postgres://agw@127.0.0.1:5432/agw agw migrate',
     )
     .action((options: { dataDir?: string }) => migrate(options, context.env, context.io));
+
+  registerOperatorCommands(program, { io: context.io, env: context.env });
 
   return program;
 }

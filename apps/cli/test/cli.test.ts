@@ -1,8 +1,9 @@
 // The `agw` binary as a user runs it (spawned from source): --version, --help with examples, the
 // config-error exit code, `migrate` output, and `serve` answering /health then exiting 0 on SIGTERM.
-// Agent and operator commands are not covered here (later issues).
+// Operator commands are covered in operator-*.test.ts and mail.test.ts.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { gatewayMigrations } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, runCli, spawnCli } from './helpers/run-cli.js';
 
@@ -26,7 +27,14 @@ describe('agw', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
   });
 
-  it.each([[[]], [['serve']], [['migrate']]])('%j --help lists options with examples', async (command) => {
+  it.each([
+    [[]],
+    [['serve']],
+    [['migrate']],
+    [['installations', 'list']],
+    [['operator', 'key', 'create']],
+    [['mail', 'show']],
+  ])('%j --help lists options with examples', async (command) => {
     const result = await runCli([...command, '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: agw');
@@ -52,7 +60,7 @@ describe('agw', () => {
     expect(first.stdout).toContain('Applied 20261122000000_create_audit_events');
     const second = await runCli(['migrate'], environment.env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('Already up to date: 1 migration(s) applied.');
+    expect(second.stdout).toContain(`Already up to date: ${gatewayMigrations.length} migration(s) applied.`);
   });
 
   it('serve answers /health on an ephemeral port and exits 0 on SIGTERM', async () => {

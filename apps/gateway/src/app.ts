@@ -11,6 +11,9 @@ import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
 import type { Logger } from './logger.js';
+import { type AccessServices, createAccessServices } from './onboarding/services.js';
+import { registerAccessRoutes } from './routes/access.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 
 /** Everything the Koa app is composed from; the caller owns their lifecycle. */
@@ -27,6 +30,8 @@ export interface AppDependencies {
    * envelope, audit). Production passes nothing; tests use it for failure-injection routes.
    */
   readonly extendRouter?: (router: Router<GatewayState>) => void;
+  /** The access routes' services (secret, idempotency, outbox); built from config when omitted. */
+  readonly access?: AccessServices;
 }
 
 /** The gateway's Koa application type. */
@@ -55,6 +60,11 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       dataDir: config.dataDir,
     },
   });
+  registerAccessRoutes(router, {
+    services: dependencies.access ?? createAccessServices({ config, logger, knex: database.knex }),
+    bodyLimitBytes: config.bodyLimitBytes,
+  });
+  registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
   dependencies.extendRouter?.(router);
 
   app.use(requestId(logger));

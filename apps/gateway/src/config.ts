@@ -26,6 +26,19 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** Largest accepted request body in bytes. */
   readonly bodyLimitBytes: number;
+  /**
+   * SECRET_KEY: 32 bytes (64 hex or 44 base64 characters) keying HMACs and encryption at rest.
+   * Undefined: generated once and kept in DATA_DIR/secret.key (see src/secrets/).
+   */
+  readonly secretKey?: Buffer | undefined;
+  /** OWNER_OTP_TTL_SECONDS; undefined means the default (86400). */
+  readonly ownerOtpTtlSeconds?: number | undefined;
+  /** AGENT_OTP_TTL_SECONDS; undefined means the default (3600). */
+  readonly agentOtpTtlSeconds?: number | undefined;
+  /** OTP_RESEND_COOLDOWN_SECONDS; undefined means the default (60). */
+  readonly otpResendCooldownSeconds?: number | undefined;
+  /** MAIL_FROM: the From address of gateway mail; undefined means `Agent Gateway <no-reply@localhost>`. */
+  readonly mailFrom?: string | undefined;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -83,6 +96,17 @@ export function loadConfig(
     smtpUrl: parseServiceUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], 'smtp://user:pass@127.0.0.1:587'),
     logLevel: parseLogLevel(blankToUndefined(env.LOG_LEVEL) ?? 'info'),
     bodyLimitBytes: parseBodyLimit(blankToUndefined(env.BODY_LIMIT_BYTES)),
+    // The access settings stay undefined when unset (defaults live with the code that uses them).
+    secretKey: parseSecretKey(blankToUndefined(env.SECRET_KEY)),
+    ownerOtpTtlSeconds: parseSeconds('OWNER_OTP_TTL_SECONDS', env.OWNER_OTP_TTL_SECONDS, 1, 86_400),
+    agentOtpTtlSeconds: parseSeconds('AGENT_OTP_TTL_SECONDS', env.AGENT_OTP_TTL_SECONDS, 1, 86_400),
+    otpResendCooldownSeconds: parseSeconds(
+      'OTP_RESEND_COOLDOWN_SECONDS',
+      env.OTP_RESEND_COOLDOWN_SECONDS,
+      0,
+      3600,
+    ),
+    mailFrom: parseMailFrom(blankToUndefined(env.MAIL_FROM)),
   });
 }
 
@@ -170,6 +194,52 @@ function parseBodyLimit(value: string | undefined): number {
     );
   }
   return bytes;
+}
+
+function parseSecretKey(value: string | undefined): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(value)
+    ? Buffer.from(value, 'hex')
+    : /^[A-Za-z0-9+/]{43}=?$/.test(value)
+      ? Buffer.from(value, 'base64')
+      : undefined;
+  if (bytes?.length !== 32) {
+    // Never echo the value: it is the server secret.
+    throw new ConfigError(
+      'SECRET_KEY',
+      'SECRET_KEY must be 32 bytes as 64 hex or 44 base64 characters (example: SECRET_KEY=$(openssl rand -hex 32))',
+    );
+  }
+  return bytes;
+}
+
+function parseSeconds(
+  variable: string,
+  raw: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  const value = blankToUndefined(raw);
+  if (value === undefined) return undefined;
+  const seconds = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
+    throw new ConfigError(
+      variable,
+      `${variable} must be an integer ${min}-${max}, got '${value}' (example: ${variable}=${max})`,
+    );
+  }
+  return seconds;
+}
+
+function parseMailFrom(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.length > 320 || !/^[^\r\n]*@[^\r\n]+$/.test(value)) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      `MAIL_FROM must be an address, got '${value.slice(0, 80)}' (example: MAIL_FROM="Agent Gateway <agw@example.com>")`,
+    );
+  }
+  return value;
 }
 
 function tryUrl(value: string): URL | undefined {

@@ -1,3 +1,30 @@
+export {
+  ACCESS_MODE_SETTING,
+  type AccessMode,
+  type InviteView,
+} from './admin/access.js';
+export {
+  ensureOperatorKey,
+  OPERATOR_KEY_FILE,
+  type OperatorKeyBootstrap,
+} from './admin/bootstrap-operator-key.js';
+export type {
+  AgentEmailVerification,
+  ApprovalStatus,
+  DecisionResult,
+  InstallationView,
+} from './admin/installations.js';
+export { authenticateOperator, type OperatorPrincipal } from './admin/operator-auth.js';
+export {
+  type CreatedOperatorKey,
+  countActiveOperatorKeys,
+  createOperatorKey,
+  listOperatorKeys,
+  OPERATOR_SCOPE,
+  type OperatorKeyView,
+} from './admin/operator-keys.js';
+export type { OrganizationView } from './admin/organizations.js';
+export type { SuppressionView } from './admin/suppressions.js';
 export { type AppDependencies, createApp, type GatewayApp } from './app.js';
 export { type HealthChecks, overallStatus, runHealthChecks } from './checks/health.js';
 export {
@@ -22,7 +49,46 @@ export { jsonBody } from './http/body.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
+export {
+  IDEMPOTENCY_KEY_HEADER,
+  parseIdempotencyKey,
+  REPLAYED_HEADER,
+} from './idempotency/key-header.js';
+export {
+  type MutationAudit,
+  type MutationSuccess,
+  type RunIdempotentOptions,
+  runIdempotent,
+  StoredRefusal,
+} from './idempotency/run.js';
+export {
+  type BeginResult,
+  type IdempotencyScope,
+  IdempotencyStore,
+  type IdempotencyTimings,
+  type StoredResponse,
+} from './idempotency/store.js';
+export { type AuthenticatedKey, authenticateKey } from './keys/authenticate.js';
+export { type IssuedKey, type IssueKeyInput, issueKey, KEY_TTL_SECONDS } from './keys/issue-key.js';
+export {
+  type ApiKeyRow,
+  createKnexInstallationStore,
+  createKnexKeyStore,
+  type KnexKeyStoreOptions,
+} from './keys/key-store.js';
 export { renderLlmsTxt } from './llms-txt.js';
 export { createLogger, type Logger, type LoggerOptions, redactSecrets } from './logger.js';
+export { MailOutbox, type StagedMail, stageMail } from './mail/outbox.js';
+export { createMailTransport, type MailTransport, type OutgoingMail } from './mail/transport.js';
+export {
+  type AccessServices,
+  type AccessServicesOptions,
+  createAccessServices,
+} from './onboarding/services.js';
+export { generateOtp, OTP_DIGITS, type OtpPurpose, otpMac } from './otp/codes.js';
+export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
+export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
+export { SecretBox, type SecretPurpose } from './secrets/secret-box.js';
+export { loadServerSecret, SECRET_FILE_NAME } from './secrets/server-secret.js';
 export { type GatewayHandle, type StartOptions, startGateway } from './server.js';
 export { GATEWAY_VERSION } from './version.js';

@@ -2,11 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp, type GatewayApp } from './app.js';
 import { type GatewayConfig, redactUrl } from './config.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
 import { createLogger, type Logger } from './logger.js';
+import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { closeRedis, createRedis, firstConnection } from './redis.js';
 
 /** Options of {@link startGateway}. */
@@ -53,12 +55,14 @@ export async function startGateway(
   const database = openDatabase(config, logger);
   let redis: Redis | undefined;
   let server: Server | undefined;
+  let access: AccessServices | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
     logger.info(
       { driver: database.driver, location: database.location, applied },
       applied.length > 0 ? `applied ${applied.length} migration(s)` : 'database schema up to date',
     );
+    await ensureOperatorKey(database.knex, config.dataDir, logger);
     if (config.redisUrl) {
       logger.info({ redis: redactUrl(config.redisUrl) }, 'redis configured');
       redis = createRedis(config.redisUrl, logger);
@@ -73,11 +77,14 @@ export async function startGateway(
       ...config,
       publicBaseUrl: effectiveBaseUrl(config.publicBaseUrl, url),
     });
+    access = createAccessServices({ config: effective, logger, knex: database.knex });
+    access.start();
     handle = createApp({
       config: effective,
       logger,
       database,
       redis,
+      access,
       extendRouter: options.extendRouter,
     }).callback();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
@@ -88,13 +95,14 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { server: listening, database, redis, logger },
+          { server: listening, database, redis, logger, access },
           options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
     };
   } catch (error) {
     if (server?.listening) server.close();
+    await access?.stop();
     if (redis) await closeRedis(redis);
     await database.knex.destroy().catch(() => {});
     throw error;
@@ -130,10 +138,11 @@ interface Resources {
   readonly database: Database;
   readonly redis: Redis | undefined;
   readonly logger: Logger;
+  readonly access?: AccessServices | undefined;
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { server, database, redis, logger } = resources;
+  const { server, database, redis, logger, access } = resources;
   logger.info('shutting down: no new connections, waiting for in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -150,6 +159,7 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
     server.closeAllConnections();
     await closed;
   }
+  await access?.stop();
   if (redis) await closeRedis(redis);
   await database.knex.destroy();
   logger.info('Agent Gateway stopped');

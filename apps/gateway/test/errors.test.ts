@@ -49,7 +49,7 @@ describe('error envelopes', () => {
     const response = await fetch(`${gateway.url}/nope`);
     expect(response.headers.get('x-request-id')).toMatch(UUID_V4);
     await expectError(response, 404, 'not_found');
-    await expectError(await post('/register', '{"x":'), 404, 'not_found');
+    await expectError(await post('/no-such-endpoint', '{"x":'), 404, 'not_found');
   });
 
   it('wrong method → 405 method_not_allowed with an Allow header', async () => {

@@ -1,0 +1,148 @@
+import { errorCodes, errorEnvelope } from '@agw/contracts';
+import { canonicalJson } from '@agw/guard';
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import { recordAuditEvent } from '../audit.js';
+import type { GatewayError } from '../http/gateway-error.js';
+import type { GatewayState } from '../http/state.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { REPLAYED_HEADER } from './key-header.js';
+import type { IdempotencyScope, IdempotencyStore } from './store.js';
+
+/** Who acts and what, for the audit row the mutation commits with its effect. */
+export interface MutationAudit {
+  readonly actor: string;
+  readonly action: string;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+/** A successful mutation's answer. */
+export interface MutationSuccess {
+  readonly status: number;
+  readonly body: unknown;
+  /** Extra non-secret audit details (ids of what was created). */
+  readonly auditDetails?: Readonly<Record<string, unknown>>;
+  /** Runs after commit (e.g. sending staged mail); never awaited by the response. */
+  readonly afterCommit?: () => void;
+}
+
+/**
+ * A business refusal decided inside the handler whose effects must commit (e.g. a wrong code counts
+ * as an attempt): returned, not thrown, so the transaction commits and the answer is stored.
+ */
+export class StoredRefusal {
+  constructor(readonly error: GatewayError) {}
+}
+
+/** Options of {@link runIdempotent}. */
+export interface RunIdempotentOptions {
+  readonly knex: Knex;
+  readonly store: IdempotencyStore;
+  readonly box: SecretBox;
+  /** (tenant, principal) of the scope; the key comes from the header. */
+  readonly scope: IdempotencyScope;
+  /** Route template, part of the fingerprint. */
+  readonly route: string;
+  /** The parsed request body, part of the fingerprint (never stored). */
+  readonly body: unknown;
+  /** Store the answer encrypted: it carries a one-time key. */
+  readonly encrypt: boolean;
+  readonly audit: MutationAudit;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Runs a mutation exactly once per idempotency key (security rules §1.2): replays a stored answer
+ * byte for byte with `Idempotent-Replayed: true`; otherwise claims the key and runs `handler` in one
+ * transaction together with the fence, the audit row and the stored answer. A throw rolls back and
+ * releases the claim (nothing stored, the key may be reused); a returned {@link StoredRefusal}
+ * commits and is stored like a success.
+ */
+export async function runIdempotent(
+  ctx: Context & { state: GatewayState },
+  options: RunIdempotentOptions,
+  handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal>,
+): Promise<void> {
+  const { knex, store, box, scope } = options;
+  const fingerprint = box
+    .mac(
+      'idempotency-fingerprint',
+      canonicalJson({ method: ctx.method, route: options.route, body: options.body }),
+    )
+    .toString('hex');
+  const requestId = `${ctx.state.requestId}:${ctx.state.auditId}`;
+  const begun = await store.begin(scope, fingerprint, requestId);
+  if (begun.kind === 'replay') {
+    ctx.status = begun.response.status;
+    ctx.type = begun.response.contentType;
+    ctx.set(REPLAYED_HEADER, 'true');
+    ctx.body = begun.response.body;
+    await recordAuditEvent(knex, ctx.state.log, {
+      auditId: ctx.state.auditId,
+      requestId: ctx.state.requestId,
+      actor: options.audit.actor,
+      action: options.audit.action,
+      outcome: 'replayed',
+      httpStatus: begun.response.status,
+      details: { ...options.audit.details, idempotency_key: scope.key, replayed: true },
+    });
+    return;
+  }
+
+  let afterCommit: (() => void) | undefined;
+  let answer: { status: number; text: string };
+  try {
+    answer = await knex.transaction(async (trx) => {
+      await store.fence(trx, scope, requestId);
+      const outcome = await handler(trx);
+      const rendered = render(outcome, ctx.state.auditId);
+      await trx('audit_events').insert({
+        audit_id: ctx.state.auditId,
+        request_id: ctx.state.requestId,
+        actor: options.audit.actor,
+        action: options.audit.action,
+        outcome: outcome instanceof StoredRefusal ? 'denied' : 'succeeded',
+        http_status: rendered.status,
+        details: JSON.stringify({
+          ...options.audit.details,
+          ...(outcome instanceof StoredRefusal ? { code: outcome.error.code } : outcome.auditDetails),
+          idempotency_key: scope.key,
+        }),
+      });
+      await store.complete(
+        trx,
+        scope,
+        requestId,
+        { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(rendered.text, 'utf8') },
+        options.encrypt && !(outcome instanceof StoredRefusal),
+      );
+      if (!(outcome instanceof StoredRefusal)) afterCommit = outcome.afterCommit;
+      return rendered;
+    });
+  } catch (error) {
+    await store.release(scope, requestId).catch((releaseError: unknown) => {
+      ctx.state.log.error({ err: releaseError }, 'idempotency claim release failed');
+    });
+    throw error;
+  }
+  ctx.status = answer.status;
+  ctx.type = JSON_TYPE;
+  ctx.body = answer.text;
+  if (answer.status >= 400) ctx.state.errorCode = JSON.parse(answer.text).error?.code;
+  afterCommit?.();
+}
+
+function render(outcome: MutationSuccess | StoredRefusal, auditId: string): { status: number; text: string } {
+  if (outcome instanceof StoredRefusal) {
+    const { code, options } = outcome.error;
+    const envelope = errorEnvelope(code, {
+      auditId,
+      message: outcome.error.message,
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      ...(options.details === undefined ? {} : { details: [...options.details] }),
+    });
+    return { status: errorCodes[code].status, text: JSON.stringify(envelope) };
+  }
+  return { status: outcome.status, text: JSON.stringify(outcome.body) };
+}

@@ -1,0 +1,206 @@
+import type { Knex } from 'knex';
+import { GatewayError } from '../http/gateway-error.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+
+/** Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). */
+export interface IdempotencyScope {
+  readonly tenant: string;
+  readonly principal: string;
+  readonly key: string;
+}
+
+/** A completed answer, as stored and replayed. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly contentType: string;
+  /** The exact response bytes. */
+  readonly body: Buffer;
+}
+
+/** What {@link IdempotencyStore.begin} decided. */
+export type BeginResult =
+  | { readonly kind: 'claimed' }
+  | { readonly kind: 'replay'; readonly response: StoredResponse };
+
+/** Timing of the store; defaults per security rules §1.2 (lease 60 s, retention 24 h). */
+export interface IdempotencyTimings {
+  readonly leaseSeconds?: number;
+  readonly retentionSeconds?: number;
+}
+
+const TABLE = 'idempotency_keys';
+const REAP_EVERY_MS = 10 * 60_000;
+const REAP_BATCH = 1000;
+
+interface Row {
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  locked_by: string | null;
+  lease_live: boolean;
+  response_status: number | null;
+  response_headers: { 'content-type'?: string } | string | null;
+  response_body: Uint8Array | null;
+  response_encrypted: boolean;
+}
+
+/**
+ * The PostgreSQL-arbitrated idempotency record (security rules §1.3): a claim with a lease measured on
+ * the database clock, fencing by `locked_by`, completion inside the caller's business transaction, and
+ * release on rollback. Works across instances because the primary key decides, not process memory.
+ */
+export class IdempotencyStore {
+  readonly #lease: number;
+  readonly #retention: number;
+  #lastReap = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly box: SecretBox,
+    timings: IdempotencyTimings = {},
+  ) {
+    this.#lease = timings.leaseSeconds ?? 60;
+    this.#retention = timings.retentionSeconds ?? 24 * 3600;
+  }
+
+  /** The retention window in seconds (published in the README). */
+  get retentionSeconds(): number {
+    return this.#retention;
+  }
+
+  /**
+   * Claims the key for `requestId`, or decides without running anything: a stored answer → replay;
+   * another fingerprint → 409 `idempotency_key_reused`; a live lease → 409
+   * `idempotency_request_in_progress` (retry after 1 s); an expired lease → taken over.
+   */
+  async begin(scope: IdempotencyScope, fingerprint: string, requestId: string): Promise<BeginResult> {
+    this.reapSoon();
+    for (let round = 0; round < 3; round += 1) {
+      const claimed = await this.knex.raw(
+        `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state, locked_by,
+                               lease_expires_at, expires_at)
+         VALUES (?, ?, ?, ?, 'in_progress', ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
+         ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', recovery_point = 'started',
+               locked_by = EXCLUDED.locked_by, lease_expires_at = EXCLUDED.lease_expires_at,
+               response_status = NULL, response_headers = NULL, response_body = NULL,
+               response_encrypted = false, created_at = now(), expires_at = EXCLUDED.expires_at
+           WHERE ${TABLE}.expires_at <= now()
+         RETURNING idem_key`,
+        [scope.tenant, scope.principal, scope.key, fingerprint, requestId, this.#lease, this.#retention],
+      );
+      if (claimed.rows.length > 0) return { kind: 'claimed' };
+
+      const row = await this.read(scope);
+      if (!row) continue; // reaped between the two statements: claim again
+      if (row.fingerprint !== fingerprint) {
+        throw new GatewayError('idempotency_key_reused', {
+          message: 'This Idempotency-Key was already used with a different request.',
+        });
+      }
+      if (row.state === 'completed') return { kind: 'replay', response: this.toResponse(row) };
+      if (row.lease_live) throw inProgress();
+      const taken = await this.knex.raw(
+        `UPDATE ${TABLE} SET locked_by = ?, lease_expires_at = now() + make_interval(secs => ?)
+          WHERE scope_tenant = ? AND scope_principal = ? AND idem_key = ?
+            AND state = 'in_progress' AND lease_expires_at <= now()
+          RETURNING idem_key`,
+        [requestId, this.#lease, scope.tenant, scope.principal, scope.key],
+      );
+      if (taken.rows.length > 0) return { kind: 'claimed' };
+    }
+    throw inProgress();
+  }
+
+  /**
+   * Inside the business transaction: locks the row if `requestId` still holds it (fencing), else
+   * throws so the whole transaction rolls back. Call before any business write.
+   */
+  async fence(trx: Knex.Transaction, scope: IdempotencyScope, requestId: string): Promise<void> {
+    const held = await trx(TABLE)
+      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
+      .andWhere({ locked_by: requestId, state: 'in_progress' })
+      .forUpdate()
+      .first('idem_key');
+    if (!held) throw inProgress();
+  }
+
+  /** Inside the business transaction: stores the answer (encrypted when it carries a secret). */
+  async complete(
+    trx: Knex.Transaction,
+    scope: IdempotencyScope,
+    requestId: string,
+    response: StoredResponse,
+    encrypt: boolean,
+  ): Promise<void> {
+    const updated = await trx(TABLE)
+      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
+      .andWhere({ locked_by: requestId })
+      .update({
+        state: 'completed',
+        recovery_point: 'finished',
+        locked_by: null,
+        lease_expires_at: null,
+        response_status: response.status,
+        response_headers: JSON.stringify({ 'content-type': response.contentType }),
+        response_body: encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
+        response_encrypted: encrypt,
+      });
+    if (updated !== 1) throw inProgress();
+  }
+
+  /** After a rollback: deletes the claim so a retry with the same key runs again. */
+  async release(scope: IdempotencyScope, requestId: string): Promise<void> {
+    await this.knex(TABLE)
+      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
+      .andWhere({ locked_by: requestId, state: 'in_progress', recovery_point: 'started' })
+      .delete();
+  }
+
+  /** Deletes up to `batch` expired rows (their ciphertexts with them); returns how many. */
+  async reap(batch = REAP_BATCH): Promise<number> {
+    const result = await this.knex.raw(
+      `DELETE FROM ${TABLE} WHERE ctid IN (SELECT ctid FROM ${TABLE} WHERE expires_at < now() LIMIT ?)`,
+      [batch],
+    );
+    return result.rowCount ?? result.affectedRows ?? 0;
+  }
+
+  // The reaper runs on access, at most every ten minutes per process, and never delays the request.
+  private reapSoon(): void {
+    const now = Date.now();
+    if (now - this.#lastReap < REAP_EVERY_MS) return;
+    this.#lastReap = now;
+    this.reap().catch(() => {});
+  }
+
+  private async read(scope: IdempotencyScope): Promise<Row | undefined> {
+    const result = await this.knex.raw(
+      `SELECT fingerprint, state, locked_by, (lease_expires_at > now()) AS lease_live, response_status,
+              response_headers, response_body, response_encrypted
+         FROM ${TABLE} WHERE scope_tenant = ? AND scope_principal = ? AND idem_key = ? AND expires_at > now()`,
+      [scope.tenant, scope.principal, scope.key],
+    );
+    return result.rows[0] as Row | undefined;
+  }
+
+  private toResponse(row: Row): StoredResponse {
+    const stored = Buffer.from(row.response_body ?? new Uint8Array());
+    const body = row.response_encrypted ? this.box.decrypt('idempotency-replay', stored) : stored;
+    const headers =
+      typeof row.response_headers === 'string'
+        ? JSON.parse(row.response_headers)
+        : (row.response_headers ?? {});
+    return {
+      status: row.response_status ?? 500,
+      contentType: headers['content-type'] ?? 'application/json; charset=utf-8',
+      body,
+    };
+  }
+}
+
+function inProgress(): GatewayError {
+  return new GatewayError('idempotency_request_in_progress', {
+    message: 'A request with this Idempotency-Key is still running.',
+    retryAfterSeconds: 1,
+  });
+}
