@@ -57,3 +57,29 @@ export function overallStatus(checks: HealthChecks): 'ok' | 'degraded' {
     checks.database.status === 'down' || checks.redis.status === 'down' || checks.mail.status === 'down';
   return down ? 'degraded' : 'ok';
 }
+
+/** Options of {@link createHealthProbe}. */
+export interface HealthProbeOptions {
+  /** How long one result answers every caller. */
+  readonly maxAgeMs: number;
+  /** Milliseconds clock; injectable for tests. */
+  readonly now?: () => number;
+}
+
+/**
+ * Shares one run of the checks between concurrent callers and reuses its result for `maxAgeMs`, so a
+ * flood of probes costs at most one database query, one Redis PING and one SMTP greeting per window.
+ */
+export function createHealthProbe(
+  run: () => Promise<HealthChecks>,
+  options: HealthProbeOptions,
+): () => Promise<HealthChecks> {
+  const now = options.now ?? Date.now;
+  let latest: { readonly startedAt: number; readonly result: Promise<HealthChecks> } | undefined;
+  return () => {
+    if (latest === undefined || now() - latest.startedAt >= options.maxAgeMs) {
+      latest = { startedAt: now(), result: run() };
+    }
+    return latest.result;
+  };
+}
