@@ -1,3 +1,4 @@
+import { capabilityContracts } from '@agw/contracts';
 import { Router } from '@koa/router';
 import type { Redis } from 'ioredis';
 import Koa from 'koa';
@@ -11,10 +12,13 @@ import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
 import type { Logger } from './logger.js';
+import type { CatalogContract } from './meta-tools/catalog.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { registerAccessRoutes } from './routes/access.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerMetaToolRoutes } from './routes/meta-tools.js';
+import { loadServerSecret } from './secrets/server-secret.js';
 
 /** Everything the Koa app is composed from; the caller owns their lifecycle. */
 export interface AppDependencies {
@@ -32,6 +36,8 @@ export interface AppDependencies {
   readonly extendRouter?: (router: Router<GatewayState>) => void;
   /** The access routes' services (secret, idempotency, outbox); built from config when omitted. */
   readonly access?: AccessServices;
+  /** The capabilities search_capabilities and describe list; every contracts capability when omitted. */
+  readonly catalog?: readonly CatalogContract[];
 }
 
 /** The gateway's Koa application type. */
@@ -65,6 +71,12 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     bodyLimitBytes: config.bodyLimitBytes,
   });
   registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
+  registerMetaToolRoutes(router, {
+    knex: database.knex,
+    bodyLimitBytes: config.bodyLimitBytes,
+    catalog: dependencies.catalog ?? capabilityContracts,
+    serverSecret: loadServerSecret(config),
+  });
   dependencies.extendRouter?.(router);
 
   app.use(requestId(logger));

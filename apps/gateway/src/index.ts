@@ -80,6 +80,45 @@ export { renderLlmsTxt } from './llms-txt.js';
 export { createLogger, type Logger, type LoggerOptions, redactSecrets } from './logger.js';
 export { MailOutbox, type StagedMail, stageMail } from './mail/outbox.js';
 export { createMailTransport, type MailTransport, type OutgoingMail } from './mail/transport.js';
+export { type CatalogCaller, capabilityAccess, resolveCatalogCaller } from './meta-tools/access.js';
+export {
+  asCapabilityContract,
+  type CatalogContract,
+  type CatalogVersions,
+  catalogDigest,
+  compareVersions,
+  defaultVersion,
+  groupVersions,
+} from './meta-tools/catalog.js';
+export {
+  type CursorCodec,
+  type CursorState,
+  createCursorCodec,
+  deriveCursorKey,
+  searchFingerprint,
+} from './meta-tools/cursor.js';
+export {
+  describeCapability,
+  levenshtein,
+  NEAREST_ID_COUNT,
+  nearestIds,
+  resolveCapability,
+} from './meta-tools/describe.js';
+export {
+  DEFAULT_SEARCH_LIMIT,
+  rankCapabilities,
+  type SearchFilters,
+  type SearchOptions,
+  searchCapabilities,
+} from './meta-tools/search.js';
+export {
+  buildSearchIndex,
+  FIELD_WEIGHTS,
+  PREFIX_FACTOR,
+  riskRank,
+  type SearchIndex,
+  tokenize,
+} from './meta-tools/search-index.js';
 export {
   type AccessServices,
   type AccessServicesOptions,
@@ -88,6 +127,7 @@ export {
 export { generateOtp, OTP_DIGITS, type OtpPurpose, otpMac } from './otp/codes.js';
 export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
+export { type MetaToolRouteOptions, registerMetaToolRoutes } from './routes/meta-tools.js';
 export { SecretBox, type SecretPurpose } from './secrets/secret-box.js';
 export { loadServerSecret, SECRET_FILE_NAME } from './secrets/server-secret.js';
 export { type GatewayHandle, type StartOptions, startGateway } from './server.js';

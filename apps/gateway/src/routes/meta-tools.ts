@@ -1,0 +1,46 @@
+import type { Router } from '@koa/router';
+import type { Knex } from 'knex';
+import { jsonBody } from '../http/body.js';
+import type { GatewayState } from '../http/state.js';
+import { resolveCatalogCaller } from '../meta-tools/access.js';
+import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
+import { createCursorCodec, deriveCursorKey } from '../meta-tools/cursor.js';
+import { describeCapability } from '../meta-tools/describe.js';
+import { searchCapabilities } from '../meta-tools/search.js';
+import { buildSearchIndex } from '../meta-tools/search-index.js';
+import { validateBody } from '../onboarding/validate.js';
+
+/** What the search_capabilities and describe routes need. */
+export interface MetaToolRouteOptions {
+  readonly knex: Knex;
+  readonly bodyLimitBytes: number;
+  /** The capabilities listed by search and describe. */
+  readonly catalog: readonly CatalogContract[];
+  /** The 32-byte server secret; the cursor MAC key is derived from it. */
+  readonly serverSecret: Buffer;
+}
+
+/**
+ * Registers POST /mcp/search_capabilities and POST /mcp/describe. Both accept an anonymous call (no
+ * Authorization header) and a keyed one; a header that is present must hold a valid installation key.
+ * The search index and the version table are built here, once, not per request.
+ */
+export function registerMetaToolRoutes(router: Router<GatewayState>, options: MetaToolRouteOptions): void {
+  const { knex } = options;
+  const index = buildSearchIndex(options.catalog);
+  const versions = groupVersions(options.catalog);
+  const cursors = createCursorCodec(deriveCursorKey(options.serverSecret));
+  const body = jsonBody(options.bodyLimitBytes);
+
+  router.post('/mcp/search_capabilities', body, async (ctx) => {
+    const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+    const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
+    ctx.body = searchCapabilities(index, request, { cursors, scopes: caller.scopes });
+  });
+
+  router.post('/mcp/describe', body, async (ctx) => {
+    const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+    const request = validateBody('DescribeRequest', ctx.state.body);
+    ctx.body = describeCapability(versions, request, caller.scopes);
+  });
+}
