@@ -7,7 +7,8 @@ export function renderMarkdown(report) {
       `POST ${report.baseline.post.requests_per_second} req/s (p99 ${report.baseline.post.p99_ms} ms).`,
   ];
   for (const [mode, result] of Object.entries(report.modes)) {
-    lines.push('', `### ${mode} (gateway peak RSS ${result.peak_rss_mib} MiB)`, '');
+    const rss = Object.entries(result.peak_rss_mib).map(([kind, mib]) => `${kind} ${mib} MiB`);
+    lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
     lines.push('| scenario | req/s | p50 ms | p99 ms | ratio to echo | p99 added ms | non-2xx |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {

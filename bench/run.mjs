@@ -48,17 +48,18 @@ function startEcho() {
   );
 }
 
-async function startGateway(env) {
+// 'standard' is `agw serve`; 'padded' the same build with 10 000 synthetic capabilities in its catalog.
+const entries = { standard: ['apps/cli/dist/bin.js', 'serve'], padded: ['bench/padded-gateway.mjs'] };
+
+async function startGateway(env, kind = 'standard') {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
   const port = 18080 + Math.floor(Math.random() * 1000);
-  const child = spawn(
-    process.execPath,
-    [join(root, 'apps/cli/dist/bin.js'), 'serve', '--port', String(port), '--data-dir', dataDir],
-    {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const [entry, ...command] = entries[kind];
+  const args = [join(root, entry), ...command, '--port', String(port), '--data-dir', dataDir];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 240; attempt += 1) {
     const ready = await fetch(`${url}/health`).then(
@@ -105,32 +106,39 @@ report.baseline.post = await load(echo.url, {
 report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
 await stop(echo.child);
 
+async function measure(gateway, scenario) {
+  const request = await scenario.prepare(gateway.url);
+  if (request.skip) return { scenario: scenario.name, skipped: request.skip };
+  const measured = await load(`${gateway.url}${request.path}`, request);
+  const baseline = report.baseline[scenario.baseline];
+  return {
+    scenario: scenario.name,
+    ...measured,
+    ratio_to_baseline: Number((measured.requests_per_second / baseline.requests_per_second).toFixed(3)),
+    p99_added_ms: Number((measured.p99_ms - baseline.p99_ms).toFixed(2)),
+  };
+}
+
 for (const mode of args.modes.split(',')) {
   const env = mode === 'postgres' ? servicesEnv() : {};
-  const gateway = await startGateway(env);
-  const rows = [];
+  const result = { scenarios: [], peak_rss_mib: {} };
   try {
-    for (const scenario of scenarios) {
-      const request = await scenario.prepare(gateway.url);
-      if (request.skip) {
-        rows.push({ scenario: scenario.name, skipped: request.skip });
-        continue;
+    for (const kind of Object.keys(entries)) {
+      const selected = scenarios.filter((scenario) => (scenario.gateway ?? 'standard') === kind);
+      if (selected.length === 0) continue;
+      const gateway = await startGateway(env, kind);
+      try {
+        for (const scenario of selected) result.scenarios.push(await measure(gateway, scenario));
+        result.peak_rss_mib[kind] = peakRssMiB(gateway.child.pid);
+      } finally {
+        await stop(gateway.child);
+        rmSync(gateway.dataDir, { recursive: true, force: true });
       }
-      const measured = await load(`${gateway.url}${request.path}`, request);
-      const baseline = report.baseline[scenario.baseline];
-      rows.push({
-        scenario: scenario.name,
-        ...measured,
-        ratio_to_baseline: Number((measured.requests_per_second / baseline.requests_per_second).toFixed(3)),
-        p99_added_ms: Number((measured.p99_ms - baseline.p99_ms).toFixed(2)),
-      });
     }
-    report.modes[mode] = { scenarios: rows, peak_rss_mib: peakRssMiB(gateway.child.pid) };
   } finally {
-    await stop(gateway.child);
-    rmSync(gateway.dataDir, { recursive: true, force: true });
     if (mode === 'postgres') execFileSync(join(root, 'scripts/services.sh'), ['stop']);
   }
+  report.modes[mode] = result;
 }
 
 writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);

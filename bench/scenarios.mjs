@@ -1,6 +1,7 @@
-// What the benchmark measures. Each scenario names the baseline it is compared with ('get' or 'post' echo)
-// and may need set-up against the running gateway; `prepare` returns the autocannon request options,
-// or { skip: reason } when the gateway does not serve that path yet.
+// What the benchmark measures. Each scenario names the baseline it is compared with ('get' or 'post'
+// echo) and the gateway it runs against ('standard' by default, or 'padded' with 10 000 capabilities).
+// `prepare` returns the autocannon request options, or { skip: reason } when the gateway does not serve
+// that path yet.
 async function probe(baseUrl, path, init) {
   const response = await fetch(new URL(path, baseUrl), init);
   return response.status;
@@ -22,8 +23,9 @@ export const scenarios = [
     },
   },
   {
-    name: 'search_capabilities',
+    name: 'search_capabilities (10 000 capabilities)',
     baseline: 'post',
+    gateway: 'padded',
     async prepare(baseUrl) {
       const body = JSON.stringify({ query: 'invoice', limit: 10 });
       const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };

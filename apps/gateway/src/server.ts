@@ -19,6 +19,8 @@ export interface StartOptions {
   readonly shutdownTimeoutMs?: number;
   /** See {@link AppDependencies.extendRouter}; for tests and embedding. */
   readonly extendRouter?: AppDependencies['extendRouter'];
+  /** See {@link AppDependencies.catalog}; the benchmark pads it with synthetic capabilities. */
+  readonly catalog?: AppDependencies['catalog'];
 }
 
 /** A running gateway. */
@@ -86,6 +88,7 @@ export async function startGateway(
       redis,
       access,
       extendRouter: options.extendRouter,
+      catalog: options.catalog,
     }).callback();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
     const listening = server;
