@@ -3,6 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { migrate } from './commands/migrate.js';
 import { processStopSignal, type ServeEnvironment, serve } from './commands/serve.js';
 import type { CommandIO } from './io.js';
+import { registerAgentCommands } from './program-agent.js';
 import { registerOperatorCommands } from './program-operator.js';
 
 /** What the program needs from the process; tests pass their own. */
@@ -57,6 +58,7 @@ export function createProgram(context: ProgramContext): Command {
     .action((options: { dataDir?: string }) => migrate(options, context.env, context.io));
 
   registerOperatorCommands(program, { io: context.io, env: context.env });
+  registerAgentCommands(program, { io: context.io, env: context.env });
 
   return program;
 }

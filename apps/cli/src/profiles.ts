@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { EXIT, ExitError } from './io.js';
+import type { Env } from './operator-context.js';
+
+/**
+ * Onboarding progress kept between runs of `agw register` / `agw onboard`, so an interrupted onboarding
+ * resumes where it stopped. Written as soon as each step's result arrives.
+ */
+export interface PendingOnboarding {
+  readonly owner_email: string;
+  readonly agent_email: string | null;
+  readonly app_id: string;
+  readonly app_slug: string;
+  /** The bootstrap key from /register; dropped once /organizations answered. */
+  readonly bootstrap_key?: string | undefined;
+  readonly bootstrap_expires_at?: string | undefined;
+  readonly owner_otp_claimed?: boolean | undefined;
+  readonly agent_otp_verified?: boolean | undefined;
+}
+
+/** One named profile of the config file. */
+export interface Profile {
+  readonly url?: string | undefined;
+  /** The installation key. Never printed except when created and asked for (`--show-key`). */
+  readonly key?: string | undefined;
+  readonly organization_id?: string | undefined;
+  readonly installation_id?: string | undefined;
+  readonly onboarding?: PendingOnboarding | undefined;
+}
+
+/** The whole config file. */
+export interface AgentConfig {
+  readonly profiles: Readonly<Record<string, Profile>>;
+}
+
+/** The profile used when `--profile` is not given. */
+export const DEFAULT_PROFILE = 'default';
+
+/** `$XDG_CONFIG_HOME/agw/config.json`, else `~/.config/agw/config.json` (XDG Base Directory spec). */
+export function configPath(env: Env): string {
+  const xdg = env.XDG_CONFIG_HOME?.trim();
+  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  if (xdg?.startsWith('/')) return join(xdg, 'agw', 'config.json');
+  const home = env.HOME?.trim();
+  if (!home) {
+    throw new ExitError(EXIT.usage, 'cannot locate the config file: set XDG_CONFIG_HOME or HOME');
+  }
+  return join(home, '.config', 'agw', 'config.json');
+}
+
+/** Reads the config file; a missing file is an empty config. Exit 2 when it is not valid JSON. */
+export async function readConfig(env: Env): Promise<AgentConfig> {
+  const path = configPath(env);
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new ExitError(EXIT.usage, `cannot read ${path}: ${error.code ?? error.message}`);
+  });
+  if (text === undefined) return { profiles: {} };
+  try {
+    const parsed = JSON.parse(text) as Partial<AgentConfig>;
+    if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+    return { profiles: { ...(parsed.profiles ?? {}) } };
+  } catch (error) {
+    throw new ExitError(
+      EXIT.usage,
+      `${path} is not a valid agw config file (${(error as Error).message}); fix or remove it`,
+    );
+  }
+}
+
+/** One profile (empty when it does not exist yet). */
+export async function readProfile(env: Env, name: string): Promise<Profile> {
+  return (await readConfig(env)).profiles[name] ?? {};
+}
+
+/**
+ * Replaces one profile with `update(current)` and writes the file atomically: a temp file with mode
+ * 0600 in the same directory (mode 0700), then rename, so a crash never leaves a half-written file.
+ */
+export async function updateProfile(
+  env: Env,
+  name: string,
+  update: (current: Profile) => Profile,
+): Promise<Profile> {
+  const path = configPath(env);
+  const config = await readConfig(env);
+  const next = update(config.profiles[name] ?? {});
+  const content = `${JSON.stringify({ profiles: { ...config.profiles, [name]: next } }, null, 2)}\n`;
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, content, { mode: 0o600 });
+    // writeFile's mode is filtered by the umask; make sure it is exactly 0600.
+    await chmod(temporary, 0o600);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return next;
+}
