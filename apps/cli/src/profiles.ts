@@ -16,6 +16,11 @@ export interface PendingOnboarding {
   /** The bootstrap key from /register; dropped once /organizations answered. */
   readonly bootstrap_key?: string | undefined;
   readonly bootstrap_expires_at?: string | undefined;
+  /**
+   * The /organizations request, saved before it is sent: a run that lost the answer (crash, network)
+   * sends the same body with the same Idempotency-Key again, and the gateway replays the installation key.
+   */
+  readonly organization_request?: { readonly idempotency_key: string; readonly name: string } | undefined;
   readonly owner_otp_claimed?: boolean | undefined;
   readonly agent_otp_verified?: boolean | undefined;
 }

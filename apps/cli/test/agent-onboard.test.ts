@@ -192,6 +192,43 @@ describe('agw register / onboard / whoami / keys rotate', () => {
   });
 });
 
+describe('agw onboard after a lost /organizations answer', () => {
+  it('sends the saved request again with the same Idempotency-Key and gets the same installation key back', async () => {
+    const who = identity();
+    await register(who, agentContext().context);
+    // The gateway creates the organization, but the answer never reaches the CLI.
+    const lossy = agentContext({
+      clientOptions: {
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          if (String(input).endsWith('/organizations')) throw new TypeError('socket hang up');
+          return response;
+        },
+      },
+    });
+    await expect(
+      onboard({ profile: who.profile, orgName: 'Lost Answer Ltd', wait: false }, lossy.context),
+    ).rejects.toBeInstanceOf(ExitError);
+    expect((await readProfile(lossy.env, who.profile)).key).toBeUndefined();
+
+    const run = agentContext();
+    await onboard(
+      {
+        profile: who.profile,
+        ownerOtp: await codeFor(who.ownerEmail),
+        agentOtp: await codeFor(who.agentEmail),
+        wait: false,
+      },
+      run.context,
+    );
+    const profile = await readProfile(run.env, who.profile);
+    const installations = await test.gateway.knex('installations').where({ owner_email: who.ownerEmail });
+    expect(installations).toHaveLength(1);
+    expect(profile.installation_id).toBe(installations[0].id);
+    expect(profile.onboarding?.owner_otp_claimed).toBe(true);
+  });
+});
+
 describe('agw onboard spawned, codes piped on stdin', () => {
   it('registers, creates the organization, redeems both codes from stdin and prints no key', async () => {
     const who = identity();

@@ -1,4 +1,4 @@
-import { type GatewayClient, GatewayError, HandOverToHumanError } from '@agw/client';
+import { type GatewayClient, GatewayError, HandOverToHumanError, newIdempotencyKey } from '@agw/client';
 import type { OrganizationsResponse, OrgCurrentResponse } from '@agw/contracts';
 import {
   type AgentConnection,
@@ -57,13 +57,14 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
 
   let createdKey: string | undefined;
   if (profile.key === undefined) {
-    const created = await createOrganization(flags, connection, context, pending);
+    const created = await createOrganization(flags, connection, context, { pending, save });
     createdKey = created.installation_key.token;
     // Saved before anything else: the plaintext key cannot be recovered through the interface.
     const onboarding: PendingOnboarding = {
       ...pending,
       bootstrap_key: undefined,
       bootstrap_expires_at: undefined,
+      organization_request: undefined,
     };
     profile = await save((current) => ({
       ...current,
@@ -118,13 +119,23 @@ async function createOrganization(
   flags: OnboardFlags,
   connection: AgentConnection,
   context: AgentContext,
-  pending: PendingOnboarding,
+  state: { pending: PendingOnboarding; save: (update: (current: Profile) => Profile) => Promise<Profile> },
 ): Promise<OrganizationsResponse> {
+  const { pending } = state;
   if (pending.bootstrap_key === undefined) {
     throw new ExitError(EXIT.usage, 'the onboarding state has no bootstrap key; run `agw register` again');
   }
-  const name = flags.orgName ?? (await askFor('Organization name: ', context));
-  if (!name) throw new ExitError(EXIT.usage, 'the organization name is missing: pass --org-name <name>');
+  let request = pending.organization_request;
+  if (request === undefined) {
+    const name = flags.orgName ?? (await askFor('Organization name: ', context));
+    if (!name) throw new ExitError(EXIT.usage, 'the organization name is missing: pass --org-name <name>');
+    request = { idempotency_key: newIdempotencyKey(), name };
+    const saved = request;
+    await state.save((current) => ({
+      ...current,
+      onboarding: { ...pending, organization_request: saved },
+    }));
+  }
   const bootstrapKey = pending.bootstrap_key;
   const client = agentClient(connection, context);
   return withGateway(() =>
@@ -132,9 +143,9 @@ async function createOrganization(
       {
         owner_email: pending.owner_email,
         ...(pending.agent_email === null ? {} : { agent_email: pending.agent_email }),
-        organization: { name },
+        organization: { name: request.name },
       },
-      { bootstrapKey },
+      { bootstrapKey, idempotencyKey: request.idempotency_key },
     ),
   );
 }
