@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type { GatewayConfig } from '../config.js';
@@ -16,6 +17,10 @@ export interface Database {
   /** Where the data lives, without credentials (a directory for PGlite, host/db for PostgreSQL). */
   readonly location: string;
 }
+
+// PostgreSQL's default 128 MB of shared buffers makes the WASM heap grow to ~800 MB resident; 32 MB
+// keeps the embedded default near 200 MB, plenty for one process's working set.
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 // A request must not hang when PostgreSQL is unreachable: fail fast and answer 503.
 const CONNECT_TIMEOUT_MS = 3000;
@@ -45,7 +50,10 @@ export function openDatabase(
   const knex = knexFactory({
     client: ClientPGLite,
     dialect: 'postgres',
-    connection: { connectionString: pathToFileURL(directory).href },
+    // knex-pglite accepts a ready PGlite instance (so we can pass start parameters); knex's types do not know it.
+    connection: {
+      pglite: new PGlite(pathToFileURL(directory).href, { startParams: PGLITE_START_PARAMS }),
+    } as unknown as Knex.StaticConnectionConfig,
     log,
   });
   return { knex, driver: 'pglite', location: directory };
