@@ -1,4 +1,4 @@
-import { capabilityContracts } from '@agw/contracts';
+import { type CapabilityHandler, capabilityHandlers } from '@agw/capabilities';
 import { Router } from '@koa/router';
 import type { Redis } from 'ioredis';
 import Koa from 'koa';
@@ -36,8 +36,13 @@ export interface AppDependencies {
   readonly extendRouter?: (router: Router<GatewayState>) => void;
   /** The access routes' services (secret, idempotency, outbox); built from config when omitted. */
   readonly access?: AccessServices;
-  /** The capabilities search_capabilities and describe list; every contracts capability when omitted. */
+  /**
+   * The capabilities search_capabilities, describe, dry_run and invoke know; when omitted, the
+   * contracts of the handlers (only capabilities that can run are listed).
+   */
   readonly catalog?: readonly CatalogContract[];
+  /** The handlers invoke runs; `capabilityHandlers` of @agw/capabilities when omitted. */
+  readonly handlers?: readonly CapabilityHandler<never>[];
 }
 
 /** The gateway's Koa application type. */
@@ -66,16 +71,20 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       dataDir: config.dataDir,
     },
   });
+  const access = dependencies.access ?? createAccessServices({ config, logger, knex: database.knex });
+  const handlers = dependencies.handlers ?? capabilityHandlers;
   registerAccessRoutes(router, {
-    services: dependencies.access ?? createAccessServices({ config, logger, knex: database.knex }),
+    services: access,
     bodyLimitBytes: config.bodyLimitBytes,
   });
   registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
   registerMetaToolRoutes(router, {
     knex: database.knex,
     bodyLimitBytes: config.bodyLimitBytes,
-    catalog: dependencies.catalog ?? capabilityContracts,
+    catalog: dependencies.catalog ?? handlers.map((handler) => handler.contract),
     serverSecret: loadServerSecret(config),
+    handlers,
+    access,
   });
   dependencies.extendRouter?.(router);
 

@@ -68,6 +68,9 @@ export {
   type IdempotencyTimings,
   type StoredResponse,
 } from './idempotency/store.js';
+export { createInvokeRuntime, DEFAULT_RATE_LIMITS, type InvokeRuntime } from './invoke/chain.js';
+export { dryRun } from './invoke/dry-run.js';
+export { type InvokeDependencies, invoke } from './invoke/invoke.js';
 export { type AuthenticatedKey, authenticateKey } from './keys/authenticate.js';
 export { type IssuedKey, type IssueKeyInput, issueKey, KEY_TTL_SECONDS } from './keys/issue-key.js';
 export {
@@ -126,6 +129,10 @@ export {
 } from './onboarding/services.js';
 export { generateOtp, OTP_DIGITS, type OtpPurpose, otpMac } from './otp/codes.js';
 export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
+export { createKnexApprovalStore } from './ports/approval-store.js';
+export { createKnexAuditSink } from './ports/audit-sink.js';
+export { createKnexExecutor, type KnexExecutor } from './ports/executor.js';
+export { createKnexWalletStore, credits } from './ports/wallet-store.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
 export { type MetaToolRouteOptions, registerMetaToolRoutes } from './routes/meta-tools.js';
 export { SecretBox, type SecretPurpose } from './secrets/secret-box.js';

@@ -20,7 +20,7 @@ const allIds = capabilityContracts.map((c) => c.id).sort(compareText);
 
 beforeAll(async () => {
   environment = await createTestEnvironment();
-  gateway = await startGateway(loadConfig(environment.env));
+  gateway = await startGateway(loadConfig(environment.env), { catalog: capabilityContracts });
   client = new AccessClient(gateway.url);
   const flow = await onboard(client);
   fullKey = flow.installationKey;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { createAuditEvents } from './migrations/20261122000000-create-audit-events.js';
 import { createOnboarding } from './migrations/20261122010000-create-onboarding.js';
+import { createWallets } from './migrations/20261122020000-create-wallets.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -10,7 +11,11 @@ export interface GatewayMigration {
 }
 
 /** Every gateway migration, oldest first. Append only; never rename or reorder a published one. */
-export const gatewayMigrations: readonly GatewayMigration[] = [createAuditEvents, createOnboarding];
+export const gatewayMigrations: readonly GatewayMigration[] = [
+  createAuditEvents,
+  createOnboarding,
+  createWallets,
+];
 
 /** knex's bookkeeping table for the gateway's migrations. */
 export const MIGRATIONS_TABLE = 'agw_migrations';

@@ -1,0 +1,59 @@
+import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
+import type { Context } from 'koa';
+import type { GatewayState } from '../http/state.js';
+import type { CatalogVersions } from '../meta-tools/catalog.js';
+import { resolveCapability } from '../meta-tools/describe.js';
+import { validateBody } from '../onboarding/validate.js';
+import type { InvokeRuntime } from './chain.js';
+import { toGuardRequest } from './guard-request.js';
+import { answerRefusal } from './refusal.js';
+
+/**
+ * POST /mcp/dry_run: the guard chain in `dry_run` mode (it stops after `policy`, creates no approval
+ * and consumes no rate limit), then one audit record of the simulation — the only row it writes.
+ * Params that break the input schema are answered 200 with `valid: false` and the violations (JSON
+ * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope.
+ */
+export async function dryRun(
+  ctx: Context & { state: GatewayState },
+  runtime: InvokeRuntime,
+  versions: CatalogVersions,
+): Promise<void> {
+  const request = validateBody('DryRunRequest', ctx.state.body);
+  const contract = resolveCapability(versions, request.id, request.version);
+  const run = await runtime.chain.run(toGuardRequest(ctx, contract, request.params), { mode: 'dry_run' });
+  const settlement = await runtime.chain.settle(run);
+  const auditId = settlement.auditId ?? ctx.state.auditId;
+  const base = {
+    interface_version: INTERFACE_VERSION,
+    capability_id: contract.id,
+    resolved_version: contract.version,
+    audit_id: auditId,
+  };
+  if (run.outcome === 'deny' && run.decision.code === 'validation_failed' && run.guard === 'schema') {
+    const body: DryRunResponse = {
+      ...base,
+      valid: false,
+      violations: (run.decision.details ?? []).map((detail) => ({ ...detail })),
+    };
+    ctx.body = body;
+    return;
+  }
+  if (run.outcome === 'deny' || run.outcome === 'fault') {
+    answerRefusal(ctx, run, auditId);
+    return;
+  }
+  const facts = run.context.facts;
+  const body: DryRunResponse = {
+    ...base,
+    valid: true,
+    violations: [],
+    would_require_approval: facts.approvalRequired === true,
+    ...(facts.approvalReason === undefined ? {} : { approval_reason: facts.approvalReason }),
+    estimated_cost: { amount_max: Number(contract.cost_credits), currency: 'credits' },
+    effects: contract.mutating
+      ? [{ kind: 'state_change', capability_id: contract.id, idempotency_key_required: true }]
+      : [],
+  };
+  ctx.body = body;
+}

@@ -1,0 +1,23 @@
+import type { GuardRequest } from '@agw/guard';
+import type { Context } from 'koa';
+import type { GatewayState } from '../http/state.js';
+import type { CatalogContract } from '../meta-tools/catalog.js';
+
+/** The guard chain's view of one meta-tool request. */
+export function toGuardRequest(
+  ctx: Context & { state: GatewayState },
+  contract: CatalogContract,
+  params: unknown,
+  extra: { idempotencyKey?: string | undefined; approvalToken?: string | undefined } = {},
+): GuardRequest {
+  return {
+    authorization: ctx.headers.authorization,
+    capability: contract,
+    params,
+    requestId: ctx.state.requestId,
+    sourceIp: ctx.ip,
+    userAgent: ctx.headers['user-agent'],
+    ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }),
+    ...(extra.approvalToken === undefined ? {} : { approvalToken: extra.approvalToken }),
+  };
+}

@@ -1,0 +1,213 @@
+import type { CapabilityHandler } from '@agw/capabilities';
+import { CapabilityError } from '@agw/capabilities';
+import { type ErrorCode, INTERFACE_VERSION, type InvokeRequest, type InvokeResponse } from '@agw/contracts';
+import type { ChainRun, Principal } from '@agw/guard';
+import type { Knex } from 'knex';
+import type { Context } from 'koa';
+import { GatewayError } from '../http/gateway-error.js';
+import type { GatewayState } from '../http/state.js';
+import { REPLAYED_HEADER } from '../idempotency/key-header.js';
+import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
+import { resolveCapability } from '../meta-tools/describe.js';
+import type { AccessServices } from '../onboarding/services.js';
+import { validateBody } from '../onboarding/validate.js';
+import type { InvokeRuntime } from './chain.js';
+import { toGuardRequest } from './guard-request.js';
+import { answerError, answerRefusal } from './refusal.js';
+
+type GatewayContext = Context & { state: GatewayState };
+
+/** What {@link invoke} needs besides the request. */
+export interface InvokeDependencies {
+  readonly runtime: InvokeRuntime;
+  readonly versions: CatalogVersions;
+  readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
+  readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
+}
+
+/** The outcome of the part of an invoke that runs inside its transaction. */
+type Executed =
+  | { readonly kind: 'succeeded'; readonly body: InvokeResponse }
+  | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string };
+
+/**
+ * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
+ * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
+ * continues in one transaction: audit, billing, egress, the handler (in a savepoint), the charge and
+ * the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
+ * through `runIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
+ */
+export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Promise<void> {
+  const request = validateBody('InvokeRequest', ctx.state.body);
+  const contract = resolveCapability(deps.versions, request.id, request.version);
+  const handler = deps.handlers.get(`${contract.id}@${contract.version}`);
+  if (handler === undefined) {
+    throw new GatewayError('capability_not_found', {
+      message: `${contract.id}@${contract.version} has no handler in this gateway.`,
+      hint: 'Use search_capabilities: it lists the capabilities this gateway runs.',
+    });
+  }
+  if (contract.mutating && request.idempotency_key === undefined) {
+    throw new GatewayError('idempotency_key_required', {
+      message: `${contract.id} changes state: send an idempotency_key (16 to 128 characters).`,
+      schemaPointer: '/idempotency_key',
+    });
+  }
+  const { chain } = deps.runtime;
+  const checked = await chain.run(
+    toGuardRequest(ctx, contract, request.params, {
+      idempotencyKey: request.idempotency_key,
+      approvalToken: request.approval_token,
+    }),
+    { until: 'policy' },
+  );
+  if (checked.outcome !== 'pass') {
+    const settlement = await chain.settle(checked);
+    const auditId = settlement.auditId ?? ctx.state.auditId;
+    if (checked.outcome === 'challenge') {
+      const { approval } = checked.decision;
+      ctx.body = {
+        interface_version: INTERFACE_VERSION,
+        status: 'pending_approval',
+        capability_id: contract.id,
+        resolved_version: contract.version,
+        audit_id: auditId,
+        approval: {
+          approval_id: approval.approval_id,
+          approval_token: approval.approval_token,
+          status: approval.status,
+          expires_at: approval.expires_at,
+          reason: approval.reason,
+        },
+      } satisfies InvokeResponse;
+    } else {
+      answerRefusal(ctx, checked, auditId);
+    }
+    return;
+  }
+  const principal = checked.context.facts.principal as Principal;
+  const { knex } = deps.access;
+  const execute = (trx: Knex.Transaction) =>
+    deps.runtime.executor.within(trx, () => runHandler(deps.runtime, checked, contract, handler, request));
+
+  if (!contract.mutating) {
+    const executed = await knex.transaction(execute);
+    if (executed.kind === 'succeeded') {
+      ctx.body = executed.body;
+      return;
+    }
+    const { error, auditId } = executed;
+    if (error.code === 'internal_error') {
+      ctx.state.log.error({ err: error.cause, audit_id: auditId }, 'capability failed');
+    }
+    answerError(ctx, { ...error.options, code: error.code, message: error.message }, auditId);
+    return;
+  }
+  await runIdempotent(
+    ctx,
+    {
+      knex,
+      store: deps.access.idempotency,
+      box: deps.access.box,
+      scope: {
+        tenant: principal.organization_id,
+        principal: principal.key_id,
+        key: request.idempotency_key as string,
+      },
+      route: '/mcp/invoke',
+      body: request,
+      encrypt: false,
+      audit: {
+        actor: `installation:${principal.installation_id}`,
+        action: 'capability.invoke.idempotent',
+        details: { capability_id: contract.id, capability_version: contract.version },
+      },
+    },
+    async (trx) => {
+      const executed = await execute(trx);
+      if (executed.kind === 'refused') {
+        // A fault rolls back and releases the key (a retry may succeed); a decided refusal is stored.
+        if (executed.error.code === 'internal_error') throw executed.error;
+        return new StoredRefusal(executed.error);
+      }
+      return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
+    },
+  );
+  markReplay(ctx);
+}
+
+/** Audit, billing and egress, then the handler in a savepoint, then settle (charge + outcome audit). */
+async function runHandler(
+  runtime: InvokeRuntime,
+  checked: ChainRun,
+  contract: CatalogContract,
+  handler: CapabilityHandler<never>,
+  request: InvokeRequest,
+): Promise<Executed> {
+  const { chain, executor } = runtime;
+  const run = await chain.resume(checked);
+  if (run.outcome !== 'pass') {
+    const settlement = await chain.settle(run);
+    const decision =
+      run.outcome === 'deny'
+        ? run.decision
+        : { code: 'internal_error' as ErrorCode, message: 'An unexpected error occurred.' };
+    return {
+      kind: 'refused',
+      error: new GatewayError(decision.code, decision),
+      auditId: settlement.auditId ?? '',
+    };
+  }
+  const principal = run.context.facts.principal as Principal;
+  const trx = executor.current() as Knex.Transaction;
+  let result: unknown;
+  try {
+    // A savepoint: a failing handler's writes roll back, the failure's audit record still commits.
+    result = await trx.transaction((savepoint) =>
+      executor.within(savepoint, () =>
+        handler.handle(request.params as never, {
+          organizationId: principal.organization_id,
+          installationId: principal.installation_id,
+          now: runtime.clock.now(),
+          db: runtime.data,
+          wallet: runtime.wallet as never,
+        }),
+      ),
+    );
+  } catch (thrown) {
+    const code: ErrorCode = thrown instanceof CapabilityError ? thrown.code : 'internal_error';
+    const settlement = await chain.settle(run, { status: 'failed', code });
+    const message =
+      thrown instanceof CapabilityError ? thrown.message : 'The capability failed; nothing was changed.';
+    return {
+      kind: 'refused',
+      error: new GatewayError(code, { message, cause: thrown }),
+      auditId: settlement.auditId ?? '',
+    };
+  }
+  const settlement = await chain.settle(run, { status: 'succeeded' });
+  return {
+    kind: 'succeeded',
+    body: {
+      interface_version: INTERFACE_VERSION,
+      status: 'succeeded',
+      capability_id: contract.id,
+      resolved_version: contract.version,
+      audit_id: settlement.auditId ?? '',
+      result,
+      ...(settlement.chargedCredits === undefined
+        ? {}
+        : { cost: { credits: settlement.chargedCredits, currency: 'credits' as const } }),
+    },
+  };
+}
+
+/** A replayed success carries `replayed: true`, otherwise the stored body unchanged. */
+function markReplay(ctx: GatewayContext): void {
+  if (ctx.response.get(REPLAYED_HEADER) !== 'true' || ctx.status !== 200) return;
+  const stored = ctx.body as Buffer | string;
+  const text = typeof stored === 'string' ? stored : Buffer.from(stored).toString('utf8');
+  ctx.body = JSON.stringify({ ...JSON.parse(text), replayed: true });
+  ctx.type = 'application/json; charset=utf-8';
+}

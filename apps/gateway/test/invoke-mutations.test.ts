@@ -1,0 +1,231 @@
+// POST /mcp/invoke for a paid mutating capability and a high-risk one, on a gateway with an injected
+// demo handler: idempotency_key required, one charge per key (a replay is identical plus
+// `replayed: true` and charges nothing), 409 for the same key with other params, 403 budget_exceeded
+// with the cap in details, and `pending_approval` with an approval object for risk `high`.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
+import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
+import {
+  type CatalogContract,
+  createApp,
+  createLogger,
+  type Database,
+  loadConfig,
+  openDatabase,
+  runMigrations,
+} from '@agw/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
+import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { expectEnvelope, expectSchema } from './helpers/http.js';
+
+const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
+const stamp = defineCapabilityHandler<{ label: string }, { stamped: string }>({
+  contract: {
+    ...template,
+    id: 'demo.stamp.create',
+    domain: 'demo',
+    summary: 'Stamp a label (test capability).',
+    scopes: ['core:read'],
+    cost_credits: '0.5',
+    mutating: true,
+    input_schema: {
+      type: 'object',
+      properties: { label: { type: 'string', minLength: 1 } },
+      required: ['label'],
+      additionalProperties: false,
+    } as never,
+  },
+  async handle(input) {
+    return { stamped: input.label };
+  },
+});
+const risky = defineCapabilityHandler({
+  contract: { ...template, id: 'demo.vault.open', domain: 'demo', risk_level: 'high' },
+  async handle() {
+    return { opened: true };
+  },
+});
+const broken = defineCapabilityHandler({
+  contract: { ...template, id: 'demo.broken.read', domain: 'demo', cost_credits: '0.1' },
+  async handle(): Promise<never> {
+    throw new Error('handler bug: secret detail');
+  },
+});
+let flakyFailures = 1;
+const flaky = defineCapabilityHandler({
+  contract: { ...stamp.contract, id: 'demo.flaky.create', cost_credits: '0' },
+  async handle() {
+    if (flakyFailures > 0) {
+      flakyFailures -= 1;
+      throw new Error('transient');
+    }
+    return { done: true };
+  },
+});
+const handlers = [...capabilityHandlers, stamp, risky, broken, flaky] as CapabilityHandler<never>[];
+
+let environment: TestEnvironment;
+let database: Database;
+let server: Server;
+let client: AccessClient;
+let key: string;
+let organizationId: string;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment();
+  const config = loadConfig(environment.env);
+  database = openDatabase(config);
+  await runMigrations(database.knex);
+  const app = createApp({
+    config,
+    logger: createLogger({ level: 'silent' }),
+    database,
+    handlers,
+    catalog: handlers.map((handler) => handler.contract as CatalogContract),
+  });
+  server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  client = new AccessClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const flow = await onboard(client);
+  await database
+    .knex('installations')
+    .where({ id: flow.installationId })
+    .update({ owner_verified_at: database.knex.fn.now(), operator_approval_status: 'approved' });
+  key = flow.installationKey;
+  organizationId = (await database.knex('installations').where({ id: flow.installationId }).first())
+    .organization_id;
+  await database.knex('wallets').insert({ organization_id: organizationId, balance: '1.2' });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await database?.knex.destroy();
+  await environment?.cleanup();
+});
+
+async function invoke(body: unknown): Promise<Answer> {
+  const answer = await client.post('/mcp/invoke', body, { idem: null, key });
+  expectSchema(answer.status === 200 ? 'InvokeResponse' : 'ErrorEnvelope', answer.json);
+  return answer;
+}
+
+async function balance(): Promise<string> {
+  const row = await database.knex('wallets').where({ organization_id: organizationId }).first();
+  return Number(row.balance).toFixed(2);
+}
+
+describe('mutating invoke', () => {
+  it('needs an idempotency_key', async () => {
+    const answer = await invoke({ id: 'demo.stamp.create', params: { label: 'a' } });
+    expect(answer.status).toBe(400);
+    expectEnvelope(answer.json, 'idempotency_key_required');
+  });
+
+  it('runs and charges once per key; a replay is identical plus replayed: true', async () => {
+    const body = {
+      id: 'demo.stamp.create',
+      params: { label: 'first' },
+      idempotency_key: 'stamp-key-000000001',
+    };
+    const first = await invoke(body);
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({
+      status: 'succeeded',
+      result: { stamped: 'first' },
+      cost: { credits: '0.5' },
+    });
+    expect(await balance()).toBe('0.70');
+    const ledger = await database.knex('wallet_ledger').where({ organization_id: organizationId });
+    expect(ledger).toHaveLength(1);
+
+    const replay = await invoke(body);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.json).toEqual({ ...first.json, replayed: true });
+    expect(await balance()).toBe('0.70');
+
+    const reused = await invoke({ ...body, params: { label: 'other' } });
+    expect(reused.status).toBe(409);
+    expectEnvelope(reused.json, 'idempotency_key_reused');
+  });
+
+  it('refuses with 403 budget_exceeded naming the balance when the estimate is above it', async () => {
+    await invoke({ id: 'demo.stamp.create', params: { label: 'b' }, idempotency_key: 'stamp-key-000000002' });
+    expect(await balance()).toBe('0.20');
+    const answer = await invoke({
+      id: 'demo.stamp.create',
+      params: { label: 'c' },
+      idempotency_key: 'stamp-key-000000003',
+    });
+    expect(answer.status).toBe(403);
+    expectEnvelope(answer.json, 'budget_exceeded');
+    expect(answer.json.error.details[0]).toMatchObject({ cap: 'balance', limit_credits: '0.2' });
+    expect(await balance()).toBe('0.20');
+  });
+});
+
+describe('a failing handler', () => {
+  it('is answered 500 without internals, audited as failed and not charged', async () => {
+    const before = await balance();
+    const answer = await invoke({ id: 'demo.broken.read', params: {} });
+    expect(answer.status).toBe(500);
+    expectEnvelope(answer.json, 'internal_error');
+    expect(answer.text).not.toContain('secret detail');
+    const row = await database.knex('audit_events').where({ audit_id: answer.json.error.audit_id }).first();
+    expect(row).toMatchObject({ outcome: 'failed', action: 'capability.invoke', http_status: 500 });
+    expect(await balance()).toBe(before);
+  });
+});
+
+describe('a failing mutation', () => {
+  it('rolls back and releases its key, so the same key may be retried', async () => {
+    const body = { id: 'demo.flaky.create', params: { label: 'x' }, idempotency_key: 'flaky-key-0000000001' };
+    const failed = await invoke(body);
+    expect(failed.status).toBe(500);
+    const retried = await invoke(body);
+    expect(retried.status).toBe(200);
+    expect(retried.json).toMatchObject({ status: 'succeeded', result: { done: true } });
+    expect(retried.json).not.toHaveProperty('replayed');
+  });
+});
+
+describe('high risk', () => {
+  it('answers pending_approval with an approval object and stores the approval', async () => {
+    const answer = await invoke({ id: 'demo.vault.open', params: {} });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({
+      status: 'pending_approval',
+      capability_id: 'demo.vault.open',
+      approval: {
+        approval_id: expect.any(String),
+        approval_token: expect.stringMatching(/^agw_ap_/),
+        expires_at: expect.any(String),
+        reason: expect.stringMatching(/risk high/),
+      },
+    });
+    expect(answer.json).not.toHaveProperty('result');
+    const stored = await database
+      .knex('approvals')
+      .where({ approval_id: answer.json.approval.approval_id })
+      .first();
+    expect(stored).toMatchObject({ status: 'pending', capability_id: 'demo.vault.open' });
+    expect(stored.token_hash).not.toBe(answer.json.approval.approval_token);
+  });
+
+  it('runs once with the token after an operator approves it, then refuses the used token', async () => {
+    const pending = await invoke({ id: 'demo.vault.open', params: {} });
+    await database
+      .knex('approvals')
+      .where({ approval_id: pending.json.approval.approval_id })
+      .update({ status: 'approved' });
+    const body = { id: 'demo.vault.open', params: {}, approval_token: pending.json.approval.approval_token };
+    const approved = await invoke(body);
+    expect(approved.json).toMatchObject({ status: 'succeeded', result: { opened: true } });
+    const again = await invoke(body);
+    expect(again.status).toBe(403);
+    expectEnvelope(again.json, 'approval_invalid');
+  });
+});
