@@ -96,7 +96,7 @@ describe('agw search / describe (real gateway)', () => {
     const table = await runCli(['search', '--limit', '3'], env);
     expect(table.stdout).toMatch(/^ID\s+VERSION\s+RISK\s+ACCESS\s+SUMMARY\n/);
     expect(table.stdout).toContain(id);
-    expect(table.stdout).toContain(`3 of ${found.total}`);
+    expect(table.stdout).toContain(`${found.results.length} of ${found.total}`);
 
     const described = await runCli(['describe', id], env);
     expect(described.code).toBe(0);
