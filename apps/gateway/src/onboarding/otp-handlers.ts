@@ -46,57 +46,34 @@ export async function redeemCode(
   caller: Caller,
   purpose: OtpPurpose,
 ): Promise<void> {
-  const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
-  const auth = await authenticateInstallation(ctx, services, caller);
-  const body = validateBody(
-    purpose === 'owner' ? 'OwnerOtpClaimRequest' : 'AgentOtpVerifyRequest',
-    ctx.state.body,
-  );
-  const installationId = auth.row.installation_id as string;
-  await assertOperational(services.knex, installationId);
-  if (purpose === 'agent') await assertHasAgentEmail(services, installationId);
-  await runIdempotent(
-    ctx,
-    {
-      knex: services.knex,
-      store: services.idempotency,
-      box: services.box,
-      scope: { tenant: auth.row.organization_id as string, principal: auth.row.id, key },
-      route: purpose === 'owner' ? accessRoutes.ownerClaim : accessRoutes.agentVerify,
-      body,
-      encrypt: false,
-      audit: {
-        actor: caller.actor,
-        action: purpose === 'owner' ? 'otp.owner.claim' : 'otp.agent.verify',
-        details: { key_prefix: auth.row.prefix, installation_id: installationId },
-      },
-    },
-    async (trx) => {
-      const installation = await lockInstallation(trx, installationId);
-      if (verifiedAt(installation, purpose) !== null) {
-        return new StoredRefusal(
-          new GatewayError('otp_already_used', {
-            message:
-              purpose === 'owner'
-                ? 'The owner code was already claimed.'
-                : 'The agent mailbox is already verified.',
-          }),
-        );
-      }
-      const refusal = await redeemOtp(trx, services.box, services.otp, {
-        installationId,
-        purpose,
-        submitted: body.otp,
-      });
-      if (refusal) return new StoredRefusal(refusal);
-      const column = purpose === 'owner' ? 'owner_verified_at' : 'agent_email_verified_at';
-      const [updated] = (await trx('installations')
-        .where({ id: installationId })
-        .update({ [column]: trx.fn.now(), updated_at: trx.fn.now() })
-        .returning('*')) as InstallationRow[];
-      return { status: 200, body: { installation: installationView(updated as InstallationRow) } };
-    },
-  );
+  const call = await prepareOtpCall(ctx, services, caller, purpose, 'redeem');
+  const { installationId } = call;
+  const body = call.body as { otp: string };
+  await runIdempotent(ctx, call.options, async (trx) => {
+    const installation = await lockInstallation(trx, installationId);
+    if (verifiedAt(installation, purpose) !== null) {
+      return new StoredRefusal(
+        new GatewayError('otp_already_used', {
+          message:
+            purpose === 'owner'
+              ? 'The owner code was already claimed.'
+              : 'The agent mailbox is already verified.',
+        }),
+      );
+    }
+    const refusal = await redeemOtp(trx, services.box, services.otp, {
+      installationId,
+      purpose,
+      submitted: body.otp,
+    });
+    if (refusal) return new StoredRefusal(refusal);
+    const column = purpose === 'owner' ? 'owner_verified_at' : 'agent_email_verified_at';
+    const [updated] = (await trx('installations')
+      .where({ id: installationId })
+      .update({ [column]: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*')) as InstallationRow[];
+    return { status: 200, body: { installation: installationView(updated as InstallationRow) } };
+  });
 }
 
 /**
@@ -110,83 +87,104 @@ export async function resendCode(
   caller: Caller,
   purpose: OtpPurpose,
 ): Promise<void> {
+  const { installationId, options } = await prepareOtpCall(ctx, services, caller, purpose, 'resend');
+  let staged: string | undefined;
+  await runIdempotent(ctx, options, async (trx) => {
+    const installation = await lockInstallation(trx, installationId);
+    if (verifiedAt(installation, purpose) !== null) {
+      throw new GatewayError('conflict', {
+        message:
+          purpose === 'owner'
+            ? 'The owner code was already claimed.'
+            : 'The agent mailbox is already verified.',
+        hint: 'Nothing to resend: poll GET /org/current.',
+      });
+    }
+    await assertResendAllowed(trx, services.otp, installationId, purpose);
+    const email = purpose === 'owner' ? installation.owner_email : (installation.agent_email as string);
+    const issued = await issueOtp(trx, services.box, services.otp, { installationId, purpose, email });
+    const context = await trx('organizations as o')
+      .join('installations as i', 'i.organization_id', 'o.id')
+      .join('apps as a', 'a.id', 'i.app_id')
+      .where('i.id', installationId)
+      .first('o.name as organizationName', 'a.name as appName', 'a.slug as appSlug');
+    const mailContext = { ...context, code: issued.code, expiresAt: issued.expiresAt };
+    const correlationId = issued.correlationId ?? '';
+    if (issued.status === 'queued') {
+      staged = await stageMail(trx, services.box, {
+        to: email,
+        ...(purpose === 'owner'
+          ? ownerCodeMail(mailContext)
+          : agentCodeMail({ ...mailContext, correlationId })),
+        otpCodeId: issued.id,
+      });
+    }
+    const delivery =
+      purpose === 'owner'
+        ? { owner_otp_delivery: { status: issued.status, expires_at: issued.expiresAt } }
+        : {
+            agent_otp_delivery: {
+              status: issued.status,
+              expires_at: issued.expiresAt,
+              correlation_id: correlationId,
+              extraction: buildOtpExtraction(correlationId),
+            },
+          };
+    return {
+      status: 200,
+      body: { installation: installationView(installation), ...delivery },
+      auditDetails: { delivery_status: issued.status },
+      afterCommit: () => {
+        if (staged) services.outbox.dispatch(staged);
+      },
+    };
+  });
+}
+
+const OTP_CALLS = {
+  owner: {
+    redeem: { schema: 'OwnerOtpClaimRequest', route: accessRoutes.ownerClaim, action: 'otp.owner.claim' },
+    resend: { schema: 'OwnerOtpResendRequest', route: accessRoutes.ownerResend, action: 'otp.owner.resend' },
+  },
+  agent: {
+    redeem: { schema: 'AgentOtpVerifyRequest', route: accessRoutes.agentVerify, action: 'otp.agent.verify' },
+    resend: { schema: 'AgentOtpResendRequest', route: accessRoutes.agentResend, action: 'otp.agent.resend' },
+  },
+} as const;
+
+/**
+ * What redeeming and resending share: the Idempotency-Key, the installation key, the body, an
+ * operational installation (with an agent mailbox for the agent code) and the idempotent-run options.
+ */
+async function prepareOtpCall(
+  ctx: AccessContext,
+  services: AccessServices,
+  caller: Caller,
+  purpose: OtpPurpose,
+  kind: 'redeem' | 'resend',
+) {
+  const spec = OTP_CALLS[purpose][kind];
   const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
   const auth = await authenticateInstallation(ctx, services, caller);
-  const body = validateBody(
-    purpose === 'owner' ? 'OwnerOtpResendRequest' : 'AgentOtpResendRequest',
-    ctx.state.body,
-  );
+  const body = validateBody(spec.schema, ctx.state.body);
   const installationId = auth.row.installation_id as string;
   await assertOperational(services.knex, installationId);
   if (purpose === 'agent') await assertHasAgentEmail(services, installationId);
-  let staged: string | undefined;
-  await runIdempotent(
-    ctx,
-    {
-      knex: services.knex,
-      store: services.idempotency,
-      box: services.box,
-      scope: { tenant: auth.row.organization_id as string, principal: auth.row.id, key },
-      route: purpose === 'owner' ? accessRoutes.ownerResend : accessRoutes.agentResend,
-      body,
-      encrypt: false,
-      audit: {
-        actor: caller.actor,
-        action: purpose === 'owner' ? 'otp.owner.resend' : 'otp.agent.resend',
-        details: { key_prefix: auth.row.prefix, installation_id: installationId },
-      },
+  const options = {
+    knex: services.knex,
+    store: services.idempotency,
+    box: services.box,
+    scope: { tenant: auth.row.organization_id as string, principal: auth.row.id, key },
+    route: spec.route,
+    body,
+    encrypt: false,
+    audit: {
+      actor: caller.actor,
+      action: spec.action,
+      details: { key_prefix: auth.row.prefix, installation_id: installationId },
     },
-    async (trx) => {
-      const installation = await lockInstallation(trx, installationId);
-      if (verifiedAt(installation, purpose) !== null) {
-        throw new GatewayError('conflict', {
-          message:
-            purpose === 'owner'
-              ? 'The owner code was already claimed.'
-              : 'The agent mailbox is already verified.',
-          hint: 'Nothing to resend: poll GET /org/current.',
-        });
-      }
-      await assertResendAllowed(trx, services.otp, installationId, purpose);
-      const email = purpose === 'owner' ? installation.owner_email : (installation.agent_email as string);
-      const issued = await issueOtp(trx, services.box, services.otp, { installationId, purpose, email });
-      const context = await trx('organizations as o')
-        .join('installations as i', 'i.organization_id', 'o.id')
-        .join('apps as a', 'a.id', 'i.app_id')
-        .where('i.id', installationId)
-        .first('o.name as organizationName', 'a.name as appName', 'a.slug as appSlug');
-      const mailContext = { ...context, code: issued.code, expiresAt: issued.expiresAt };
-      const correlationId = issued.correlationId ?? '';
-      if (issued.status === 'queued') {
-        staged = await stageMail(trx, services.box, {
-          to: email,
-          ...(purpose === 'owner'
-            ? ownerCodeMail(mailContext)
-            : agentCodeMail({ ...mailContext, correlationId })),
-          otpCodeId: issued.id,
-        });
-      }
-      const delivery =
-        purpose === 'owner'
-          ? { owner_otp_delivery: { status: issued.status, expires_at: issued.expiresAt } }
-          : {
-              agent_otp_delivery: {
-                status: issued.status,
-                expires_at: issued.expiresAt,
-                correlation_id: correlationId,
-                extraction: buildOtpExtraction(correlationId),
-              },
-            };
-      return {
-        status: 200,
-        body: { installation: installationView(installation), ...delivery },
-        auditDetails: { delivery_status: issued.status },
-        afterCommit: () => {
-          if (staged) services.outbox.dispatch(staged);
-        },
-      };
-    },
-  );
+  };
+  return { installationId, body, options };
 }
 
 async function assertHasAgentEmail(services: AccessServices, installationId: string): Promise<void> {
