@@ -59,9 +59,12 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   // Errors are answered by the error handler; this only sees failures while writing a response.
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
 
+  const handlers = dependencies.handlers ?? capabilityHandlers;
+  const catalog = dependencies.catalog ?? handlers.map((handler) => handler.contract);
   const router = new Router<GatewayState>();
   registerDiscoveryRoutes(router, {
-    documents: dependencies.documents ?? buildDiscoveryDocuments(config.publicBaseUrl),
+    documents:
+      dependencies.documents ?? buildDiscoveryDocuments(config.publicBaseUrl, { capabilities: catalog }),
     publicBaseUrl: config.publicBaseUrl,
     health: {
       knex: database.knex,
@@ -72,7 +75,6 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     },
   });
   const access = dependencies.access ?? createAccessServices({ config, logger, knex: database.knex });
-  const handlers = dependencies.handlers ?? capabilityHandlers;
   registerAccessRoutes(router, {
     services: access,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -81,7 +83,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   registerMetaToolRoutes(router, {
     knex: database.knex,
     bodyLimitBytes: config.bodyLimitBytes,
-    catalog: dependencies.catalog ?? handlers.map((handler) => handler.contract),
+    catalog,
     serverSecret: loadServerSecret(config),
     handlers,
     access,

@@ -44,7 +44,11 @@ export {
   type MigrationResult,
   runMigrations,
 } from './db/migrate.js';
-export { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
+export {
+  buildDiscoveryDocuments,
+  type DiscoveryDocuments,
+  type DiscoveryOptions,
+} from './discovery-documents.js';
 export { jsonBody } from './http/body.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';

@@ -1,5 +1,6 @@
 // Every discovery endpoint over real HTTP: status, content type, and the body against its contracts
 // schema; HEAD and OPTIONS; the request id header. Error cases live in errors.test.ts.
+import { capabilityHandlers } from '@agw/capabilities';
 import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
@@ -61,6 +62,24 @@ describe('static discovery documents', () => {
     expect(catalog).toHaveProperty('snapshot');
     expect(catalog).toHaveProperty('totals');
     expect((catalog.capabilities as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('GET /capabilities lists exactly the capabilities search_capabilities finds (those with a handler)', async () => {
+    const catalog = (await (await fetch(`${gateway.url}/capabilities`)).json()) as {
+      capabilities: Array<{ id: string }>;
+      totals: { capabilities: number };
+    };
+    const search = (await (
+      await fetch(`${gateway.url}/mcp/search_capabilities`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ limit: 50 }),
+      })
+    ).json()) as { results: Array<{ id: string }>; total: number };
+    const ids = (items: Array<{ id: string }>) => items.map((item) => item.id).sort();
+    expect(ids(catalog.capabilities)).toEqual(ids(search.results));
+    expect(catalog.totals.capabilities).toBe(search.total);
+    expect(ids(catalog.capabilities)).toEqual(ids(capabilityHandlers.map((handler) => handler.contract)));
   });
 
   it('GET /openapi.json answers an OpenAPI 3.1 document whose server is PUBLIC_BASE_URL', async () => {

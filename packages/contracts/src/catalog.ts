@@ -4,10 +4,18 @@ import { type MetaToolDefinition, metaTools } from './meta-tool-definitions.js';
 import type { CapabilityCatalog, CatalogCapability, CatalogMetaTool } from './schemas/discovery.js';
 import { CATALOG_SCHEMA_VERSION, INTERFACE_VERSION } from './version.js';
 
+/**
+ * What the catalog lists of a capability version: a contract without its schemas, with any
+ * `MAJOR.MINOR.PATCH` version (a gateway may run versions this package does not define).
+ */
+export type CatalogSource = Omit<CapabilityContract, 'version' | 'input_schema' | 'output_schema'> & {
+  readonly version: string;
+};
+
 /** Options of `buildCapabilityCatalog`. */
 export interface BuildCapabilityCatalogOptions {
-  /** Defaults to every contract of this package. */
-  capabilities?: readonly CapabilityContract[];
+  /** The capabilities the gateway runs; defaults to every contract of this package. */
+  capabilities?: readonly CatalogSource[];
   /** ISO 8601 timestamp of the snapshot (passed in so the body is deterministic). */
   generatedAt: string;
 }
@@ -28,7 +36,7 @@ export function compareText(a: string, b: string): number {
 }
 
 /** The public catalog view of one contract (no schemas: describe returns those). */
-export function toCatalogCapability(contract: CapabilityContract): CatalogCapability {
+export function toCatalogCapability(contract: CatalogSource): CatalogCapability {
   return {
     id: contract.id,
     version: contract.version,

@@ -12,7 +12,7 @@ export type {
   TypedCapabilityContract,
 } from './capabilities/index.js';
 export { capabilityContracts, defineCapability, findCapabilityContract } from './capabilities/index.js';
-export type { BuildCapabilityCatalogOptions } from './catalog.js';
+export type { BuildCapabilityCatalogOptions, CatalogSource } from './catalog.js';
 export {
   buildCapabilityCatalog,
   catalogMetaTools,
