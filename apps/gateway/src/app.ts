@@ -18,7 +18,6 @@ import { registerAccessRoutes } from './routes/access.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerMetaToolRoutes } from './routes/meta-tools.js';
-import { loadServerSecret } from './secrets/server-secret.js';
 
 /** Everything the Koa app is composed from; the caller owns their lifecycle. */
 export interface AppDependencies {
@@ -84,7 +83,6 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     knex: database.knex,
     bodyLimitBytes: config.bodyLimitBytes,
     catalog,
-    serverSecret: loadServerSecret(config),
     handlers,
     access,
   });

@@ -101,7 +101,6 @@ export {
   type CursorCodec,
   type CursorState,
   createCursorCodec,
-  deriveCursorKey,
   searchFingerprint,
 } from './meta-tools/cursor.js';
 export {

@@ -14,6 +14,7 @@ import {
   rankCapabilities,
   resolveCapability,
   type SearchFilters,
+  SecretBox,
   searchCapabilities,
 } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
@@ -105,7 +106,7 @@ function naiveRanking(catalog: readonly CatalogContract[], filters: SearchFilter
 describe('search over 10 000 synthetic capabilities', () => {
   const catalog = syntheticCatalog();
   const index = buildSearchIndex(catalog);
-  const cursors = createCursorCodec(randomBytes(32));
+  const cursors = createCursorCodec(new SecretBox(randomBytes(32)));
   const scopes = new Set<string>();
 
   /** Follows next_cursor to the end; returns every id in page order. */
@@ -206,7 +207,7 @@ describe('ranking rules', () => {
 
 describe('cursors', () => {
   const index = buildSearchIndex(capabilityContracts);
-  const cursors = createCursorCodec(randomBytes(32));
+  const cursors = createCursorCodec(new SecretBox(randomBytes(32)));
   const scopes = new Set<string>();
 
   function expectInvalidCursor(action: () => unknown, message: RegExp): void {
@@ -232,7 +233,7 @@ describe('cursors', () => {
   });
 
   it('refuses a cursor signed with another secret', () => {
-    const other = createCursorCodec(randomBytes(32));
+    const other = createCursorCodec(new SecretBox(randomBytes(32)));
     const cursor = searchCapabilities(index, { limit: 2 }, { cursors: other, scopes }).next_cursor as string;
     expectInvalidCursor(
       () => searchCapabilities(index, { cursor }, { cursors, scopes }),

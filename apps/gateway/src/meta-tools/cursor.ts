@@ -1,5 +1,6 @@
-import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { GatewayError } from '../http/gateway-error.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 /** What a search cursor binds: where the next page starts, for which search, over which catalog. */
 export interface CursorState {
@@ -27,14 +28,6 @@ const FORMAT_VERSION = 1;
 const MAC_BYTES = 16;
 
 /**
- * The cursor MAC key: HKDF-SHA-256 of the server secret with its own label, so it never equals a key
- * the SecretBox derives for another purpose. Instances sharing SECRET_KEY accept each other's cursors.
- */
-export function deriveCursorKey(serverSecret: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'agw:search-cursor:v1', 32));
-}
-
-/**
  * What a cursor is bound to: the normalized query and the filters (not `limit`: a client may change
  * the page size between pages, the order stays the same).
  */
@@ -47,9 +40,12 @@ export function searchFingerprint(search: {
   return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 22);
 }
 
-/** A codec whose MACs are keyed with `key` (see {@link deriveCursorKey}). */
-export function createCursorCodec(key: Buffer): CursorCodec {
-  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+/**
+ * A codec whose MACs use the SecretBox's `search-cursor` key (derived from the server secret for this
+ * purpose only), so instances sharing SECRET_KEY accept each other's cursors.
+ */
+export function createCursorCodec(box: SecretBox): CursorCodec {
+  const mac = (payload: string) => box.mac('search-cursor', payload).subarray(0, MAC_BYTES);
   return {
     encode(state) {
       const payload = Buffer.from(

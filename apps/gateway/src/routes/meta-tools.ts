@@ -8,7 +8,7 @@ import { dryRun } from '../invoke/dry-run.js';
 import { invoke } from '../invoke/invoke.js';
 import { resolveCatalogCaller } from '../meta-tools/access.js';
 import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
-import { createCursorCodec, deriveCursorKey } from '../meta-tools/cursor.js';
+import { createCursorCodec } from '../meta-tools/cursor.js';
 import { describeCapability } from '../meta-tools/describe.js';
 import { searchCapabilities } from '../meta-tools/search.js';
 import { buildSearchIndex } from '../meta-tools/search-index.js';
@@ -21,11 +21,9 @@ export interface MetaToolRouteOptions {
   readonly bodyLimitBytes: number;
   /** The capabilities listed by search and describe. */
   readonly catalog: readonly CatalogContract[];
-  /** The 32-byte server secret; the cursor MAC key is derived from it. */
-  readonly serverSecret: Buffer;
   /** The handlers dry_run and invoke run, by id and version. */
   readonly handlers: readonly CapabilityHandler<never>[];
-  /** The idempotency store and secret box of the access routes, reused for mutating invokes. */
+  /** The idempotency store and secret box of the access routes (mutating invokes, search cursors). */
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
 }
 
@@ -41,7 +39,7 @@ export function registerMetaToolRoutes(router: Router<GatewayState>, options: Me
   const { knex } = options;
   const index = buildSearchIndex(options.catalog);
   const versions = groupVersions(options.catalog);
-  const cursors = createCursorCodec(deriveCursorKey(options.serverSecret));
+  const cursors = createCursorCodec(options.access.box);
   const body = jsonBody(options.bodyLimitBytes);
 
   router.post('/mcp/search_capabilities', body, async (ctx) => {

@@ -8,7 +8,12 @@ import {
 } from 'node:crypto';
 
 /** What a derived key is used for; each purpose gets its own key from the server secret. */
-export type SecretPurpose = 'idempotency-fingerprint' | 'idempotency-replay' | 'otp-code' | 'mail-body';
+export type SecretPurpose =
+  | 'idempotency-fingerprint'
+  | 'idempotency-replay'
+  | 'otp-code'
+  | 'mail-body'
+  | 'search-cursor';
 
 // Ciphertext layout: version byte, 8-byte key id, 12-byte IV, 16-byte GCM tag, ciphertext.
 const FORMAT_VERSION = 1;
