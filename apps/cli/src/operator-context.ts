@@ -84,6 +84,7 @@ export async function withGateway<T>(action: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (GatewayError.isGatewayError(error)) {
       const lines = [`${error.message} (${error.code}, HTTP ${error.status})`];
+      for (const detail of error.details ?? []) lines.push(`  - ${describeDetail(detail)}`);
       if (error.hint) lines.push(`  hint: ${error.hint}`);
       if (error.auditId) lines.push(`  audit_id: ${error.auditId}`);
       throw new ExitError(exitCodeFor(error), lines.join('\n'));
@@ -93,6 +94,13 @@ export async function withGateway<T>(action: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/** One `details[]` entry on one line: a violation as `pointer: message`, anything else as JSON. */
+function describeDetail(detail: Record<string, unknown>): string {
+  const { schema_pointer: pointer, message } = detail;
+  if (typeof pointer === 'string' && typeof message === 'string') return `${pointer || '/'}: ${message}`;
+  return JSON.stringify(detail);
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {

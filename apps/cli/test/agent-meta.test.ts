@@ -1,6 +1,6 @@
-// search and describe against the real in-process gateway (it serves /mcp/search_capabilities and
-// /mcp/describe); dry-run and invoke against a small fake HTTP server answering the spec's shapes,
-// because the gateway does not serve /mcp/dry_run and /mcp/invoke yet. Params parsing: inline JSON,
+// search and describe against the real in-process gateway; dry-run and invoke against a small fake
+// HTTP server that records exactly what the CLI sends (the same commands against the real gateway:
+// agent-invoke-e2e.test.ts). Params parsing: inline JSON,
 // @file, `-` from a real piped stdin (spawned), and bad JSON / non-objects → exit 2 before any request.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

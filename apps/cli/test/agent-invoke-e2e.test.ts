@@ -1,0 +1,103 @@
+// `agw dry-run` and `agw invoke` against the real in-process gateway (the whole nine-guard chain), as
+// an agent whose installation the operator approved with `agw installations approve`: a read
+// capability, params from a file, schema violations shown with their JSON Pointer, the gateway's
+// refusals mapped to exit codes, and the installation key never printed.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApprovedAgent, onboardApprovedAgent } from './helpers/approved-agent.js';
+import { runCli } from './helpers/run-cli.js';
+import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+
+let test: TestGateway;
+let configHome: string;
+let agent: ApprovedAgent;
+
+beforeAll(async () => {
+  test = await startTestGateway();
+  configHome = await mkdtemp(join(tmpdir(), 'agw-cli-invoke-'));
+  agent = await onboardApprovedAgent(test, configHome);
+});
+
+afterAll(async () => {
+  await test?.close();
+  if (configHome) await rm(configHome, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => runCli([...args, '--profile', agent.profile], agent.env);
+
+describe('agw dry-run / invoke against the gateway', () => {
+  it('invoke core.org.current.get returns the organization the operator approved', async () => {
+    const result = await cli(['invoke', 'core.org.current.get', '{}', '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const answer = JSON.parse(result.stdout);
+    expect(answer).toMatchObject({
+      status: 'succeeded',
+      capability_id: 'core.org.current.get',
+      result: { organization: { name: agent.organizationName } },
+    });
+    expect(answer.audit_id).toMatch(/\S+/);
+    expect(result.stdout).not.toContain(agent.key);
+  });
+
+  it('invoke reads params from @file; the human output shows the status and the result', async () => {
+    const file = join(configHome, 'budget.json');
+    await writeFile(
+      file,
+      JSON.stringify({ capability_id: 'core.org.current.get', estimated_cost_credits: 0 }),
+    );
+    const result = await cli(['invoke', 'wallet.agent_budget.guard.check', `@${file}`]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/status\s+succeeded/);
+    expect(result.stdout).toContain('"allowed": true');
+    expect(result.stdout).not.toContain(agent.key);
+  });
+
+  it('dry-run of valid params says valid', async () => {
+    const result = await cli(['dry-run', 'core.org.current.get', '{}']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/valid\s+yes/);
+  });
+
+  it('dry-run of bad params lists each violation with its JSON Pointer (exit 0: the answer is the report)', async () => {
+    const result = await cli([
+      'dry-run',
+      'wallet.agent_budget.guard.check',
+      '{"estimated_cost_credits": -1}',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/valid\s+no/);
+    expect(result.stdout).toContain('/estimated_cost_credits');
+    expect(result.stdout).toContain('/capability_id');
+  });
+
+  it('invoke of bad params exits 5 with the gateway code and the pointer', async () => {
+    const result = await cli([
+      'invoke',
+      'wallet.agent_budget.guard.check',
+      '{"estimated_cost_credits": "x"}',
+    ]);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('validation_failed');
+    expect(result.stderr).toContain('/estimated_cost_credits: must be number');
+    expect(result.stderr).toContain("/capability_id: must have required property 'capability_id'");
+    expect(result.stderr).not.toContain(agent.key);
+  });
+
+  it('invoke of an unknown capability exits 5 and names the nearest ids', async () => {
+    const result = await cli(['invoke', 'core.org.current.gett', '{}']);
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('core.org.current.get');
+  });
+
+  it('a revoked or wrong key exits 3', async () => {
+    const result = await runCli(['invoke', 'core.org.current.get', '{}'], {
+      ...agent.env,
+      AGW_KEY: `${agent.key.slice(0, -4)}AAAA`,
+    });
+    expect(result.code).toBe(3);
+    expect(result.stderr).not.toContain(agent.key.slice(0, -4));
+  });
+});
