@@ -21,6 +21,8 @@ export interface StartOptions {
   readonly extendRouter?: AppDependencies['extendRouter'];
   /** See {@link AppDependencies.catalog}; the benchmark pads it with synthetic capabilities. */
   readonly catalog?: AppDependencies['catalog'];
+  /** See {@link AppDependencies.handlers}; tests inject capabilities the product does not have. */
+  readonly handlers?: AppDependencies['handlers'];
 }
 
 /** A running gateway. */
@@ -89,6 +91,7 @@ export async function startGateway(
       access,
       extendRouter: options.extendRouter,
       catalog: options.catalog,
+      handlers: options.handlers,
     }).callback();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
     const listening = server;

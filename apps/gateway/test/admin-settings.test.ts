@@ -2,31 +2,20 @@
 // shows a secret, revoke stops the key, the last active key cannot be revoked), the access mode and
 // invitations, and the mail suppression list — each mutation audited, each body validated.
 // Not covered: installations and the auth matrix (admin.test.ts).
-import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminFetch, readOperatorKeyFile } from './helpers/admin-fixtures.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { describe, expect, it } from 'vitest';
+import { adminFetch } from './helpers/admin-fixtures.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { captureLog } from './helpers/log-capture.js';
 
-let environment: TestEnvironment;
-let gateway: GatewayHandle;
-let operatorKey: string;
 const log = captureLog();
+const gateway = useGateway({ logger: log.logger });
 
-beforeAll(async () => {
-  environment = await createTestEnvironment();
-  gateway = await startGateway(loadConfig(environment.env), { logger: log.logger });
-  operatorKey = await readOperatorKeyFile(environment.dataDir);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.cleanup();
-});
-
-const admin = (path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}, token = operatorKey) =>
-  adminFetch(`${gateway.url}${path}`, token, init);
+const admin = (
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown } = {},
+  token = gateway.operatorKey,
+) => adminFetch(`${gateway.url}${path}`, token, init);
 
 const auditOf = (auditId: unknown) => gateway.knex('audit_events').where({ audit_id: auditId }).first();
 
@@ -87,7 +76,7 @@ describe('operator keys', () => {
 
   it('refuses to revoke the last active operator key with 409 conflict', async () => {
     // Revoke every other key, then try the bootstrap key itself.
-    const own = operatorKey.slice(7, 19);
+    const own = gateway.operatorKey.slice(7, 19);
     const listed = (await admin('/admin/operator-keys')).body.operator_keys as Array<{
       prefix: string;
       status: string;
@@ -158,7 +147,7 @@ describe('mail suppressions', () => {
       suppression: { email: 'bounce@example.com', reason: 'bounce' },
     });
     const row = await gateway.knex('mail_suppressions').where({ email: 'bounce@example.com' }).first();
-    expect(row.created_by).toBe(`operator:${operatorKey.slice(7, 19)}`);
+    expect(row.created_by).toBe(`operator:${gateway.operatorKey.slice(7, 19)}`);
     const again = await admin('/admin/mail-suppressions', { body: { email: 'bounce@example.com' } });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ created: false, suppression: { reason: 'operator' } });
@@ -177,7 +166,7 @@ describe('mail suppressions', () => {
   it('needs a JSON body: 415 without Content-Type, 400 validation_failed without email', async () => {
     const response = await fetch(`${gateway.url}/admin/mail-suppressions`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${operatorKey}` },
+      headers: { Authorization: `Bearer ${gateway.operatorKey}` },
       body: 'email=x',
     });
     expect(response.status).toBe(415);
@@ -198,6 +187,6 @@ describe('mail suppressions', () => {
 
 describe('logs', () => {
   it('never contain an operator key secret', () => {
-    expect(log.text()).not.toContain(operatorKey.split('.')[1]);
+    expect(log.text()).not.toContain(gateway.operatorKey.split('.')[1]);
   });
 });

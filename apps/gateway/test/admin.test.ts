@@ -3,31 +3,20 @@
 // operator action writes. Rows are inserted directly; the onboarding endpoints are tested elsewhere.
 // Not covered here: access, suppressions and operator keys (admin-settings.test.ts), the operator.key
 // file (admin-bootstrap.test.ts).
-import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminFetch, insertInstallation, insertKey, readOperatorKeyFile } from './helpers/admin-fixtures.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { describe, expect, it } from 'vitest';
+import { adminFetch, insertInstallation, insertKey } from './helpers/admin-fixtures.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { captureLog } from './helpers/log-capture.js';
 
-let environment: TestEnvironment;
-let gateway: GatewayHandle;
-let operatorKey: string;
 const log = captureLog();
+const gateway = useGateway({ logger: log.logger });
 
-beforeAll(async () => {
-  environment = await createTestEnvironment();
-  gateway = await startGateway(loadConfig(environment.env), { logger: log.logger });
-  operatorKey = await readOperatorKeyFile(environment.dataDir);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.cleanup();
-});
-
-const admin = (path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}, token = operatorKey) =>
-  adminFetch(`${gateway.url}${path}`, token, init);
+const admin = (
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown } = {},
+  token = gateway.operatorKey,
+) => adminFetch(`${gateway.url}${path}`, token, init);
 
 describe('admin API authentication', () => {
   it('answers 401 unauthenticated without a key, and for another scheme', async () => {
@@ -42,7 +31,7 @@ describe('admin API authentication', () => {
   });
 
   it('answers 401 invalid_api_key for a malformed key, a wrong secret and an unknown prefix alike', async () => {
-    const wrongSecret = `${operatorKey.slice(0, -8)}AAAAAAAA`;
+    const wrongSecret = `${gateway.operatorKey.slice(0, -8)}AAAAAAAA`;
     const unknown = await insertKey(gateway.knex, 'operator').then(async (token) => {
       await gateway
         .knex('api_keys')
@@ -101,7 +90,7 @@ describe('admin API authentication', () => {
     expect(Array.isArray(answer.body.installations)).toBe(true);
     const row = await gateway
       .knex('api_keys')
-      .where({ prefix: operatorKey.slice(7, 19) })
+      .where({ prefix: gateway.operatorKey.slice(7, 19) })
       .first();
     expect(row.last_used_at).not.toBeNull();
   });
@@ -186,7 +175,7 @@ describe('installations', () => {
     const { installationId, organizationId } = await insertInstallation(gateway.knex, setup);
     const answer = await admin(`/admin/installations/${installationId}/approve`, { method: 'POST' });
     expect(answer.status).toBe(200);
-    const prefix = operatorKey.slice(7, 19);
+    const prefix = gateway.operatorKey.slice(7, 19);
     expect(answer.body).toMatchObject({
       changed: true,
       previous_status: 'pending',
@@ -213,7 +202,7 @@ describe('installations', () => {
         changed: true,
       },
     });
-    expect(JSON.stringify(audit)).not.toContain(operatorKey.split('.')[1]);
+    expect(JSON.stringify(audit)).not.toContain(gateway.operatorKey.split('.')[1]);
   });
 
   it('approving twice changes nothing the second time; block then clears the approval', async () => {
@@ -287,6 +276,6 @@ describe('organizations', () => {
 
 describe('logs', () => {
   it('never contain the operator key secret', () => {
-    expect(log.text()).not.toContain(operatorKey.split('.')[1]);
+    expect(log.text()).not.toContain(gateway.operatorKey.split('.')[1]);
   });
 });

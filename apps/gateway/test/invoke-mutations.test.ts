@@ -1,24 +1,9 @@
-// POST /mcp/invoke for a paid mutating capability and a high-risk one, on a gateway with an injected
-// demo handler: idempotency_key required, one charge per key (a replay is identical plus
-// `replayed: true` and charges nothing), 409 for the same key with other params, 403 budget_exceeded
-// with the cap in details, and `pending_approval` with an approval object for risk `high`.
-
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import {
-  type CatalogContract,
-  createApp,
-  createLogger,
-  type Database,
-  loadConfig,
-  openDatabase,
-  runMigrations,
-} from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import type { CatalogContract } from '@agw/gateway';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, onboard } from './helpers/access-client.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
@@ -67,53 +52,33 @@ const flaky = defineCapabilityHandler({
 });
 const handlers = [...capabilityHandlers, stamp, risky, broken, flaky] as CapabilityHandler<never>[];
 
-let environment: TestEnvironment;
-let database: Database;
-let server: Server;
-let client: AccessClient;
+const gateway = useGateway({
+  handlers,
+  catalog: handlers.map((handler) => handler.contract as CatalogContract),
+});
 let key: string;
 let organizationId: string;
 
 beforeAll(async () => {
-  environment = await createTestEnvironment();
-  const config = loadConfig(environment.env);
-  database = openDatabase(config);
-  await runMigrations(database.knex);
-  const app = createApp({
-    config,
-    logger: createLogger({ level: 'silent' }),
-    database,
-    handlers,
-    catalog: handlers.map((handler) => handler.contract as CatalogContract),
-  });
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new AccessClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const flow = await onboard(client);
-  await database
+  const flow = await onboard(gateway.client);
+  await gateway
     .knex('installations')
     .where({ id: flow.installationId })
-    .update({ owner_verified_at: database.knex.fn.now(), operator_approval_status: 'approved' });
+    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
   key = flow.installationKey;
-  organizationId = (await database.knex('installations').where({ id: flow.installationId }).first())
+  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
     .organization_id;
-  await database.knex('wallets').insert({ organization_id: organizationId, balance: '1.2' });
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.knex.destroy();
-  await environment?.cleanup();
+  await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '1.2' });
 });
 
 async function invoke(body: unknown): Promise<Answer> {
-  const answer = await client.post('/mcp/invoke', body, { idem: null, key });
+  const answer = await gateway.client.post('/mcp/invoke', body, { idem: null, key });
   expectSchema(answer.status === 200 ? 'InvokeResponse' : 'ErrorEnvelope', answer.json);
   return answer;
 }
 
 async function balance(): Promise<string> {
-  const row = await database.knex('wallets').where({ organization_id: organizationId }).first();
+  const row = await gateway.knex('wallets').where({ organization_id: organizationId }).first();
   return Number(row.balance).toFixed(2);
 }
 
@@ -138,7 +103,7 @@ describe('mutating invoke', () => {
       cost: { credits: '0.5' },
     });
     expect(await balance()).toBe('0.70');
-    const ledger = await database.knex('wallet_ledger').where({ organization_id: organizationId });
+    const ledger = await gateway.knex('wallet_ledger').where({ organization_id: organizationId });
     expect(ledger).toHaveLength(1);
 
     const replay = await invoke(body);
@@ -174,7 +139,7 @@ describe('a failing handler', () => {
     expect(answer.status).toBe(500);
     expectEnvelope(answer.json, 'internal_error');
     expect(answer.text).not.toContain('secret detail');
-    const row = await database.knex('audit_events').where({ audit_id: answer.json.error.audit_id }).first();
+    const row = await gateway.knex('audit_events').where({ audit_id: answer.json.error.audit_id }).first();
     expect(row).toMatchObject({ outcome: 'failed', action: 'capability.invoke', http_status: 500 });
     expect(await balance()).toBe(before);
   });
@@ -207,7 +172,7 @@ describe('high risk', () => {
       },
     });
     expect(answer.json).not.toHaveProperty('result');
-    const stored = await database
+    const stored = await gateway
       .knex('approvals')
       .where({ approval_id: answer.json.approval.approval_id })
       .first();
@@ -217,7 +182,7 @@ describe('high risk', () => {
 
   it('runs once with the token after an operator approves it, then refuses the used token', async () => {
     const pending = await invoke({ id: 'demo.vault.open', params: {} });
-    await database
+    await gateway
       .knex('approvals')
       .where({ approval_id: pending.json.approval.approval_id })
       .update({ status: 'approved' });

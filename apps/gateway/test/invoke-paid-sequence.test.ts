@@ -3,55 +3,25 @@
 // violations, unknown ids, a dry run that writes nothing but its audit record, and audit ids that
 // point at real audit rows.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import {
-  createApp,
-  createLogger,
-  type Database,
-  issueKey,
-  loadConfig,
-  openDatabase,
-  runMigrations,
-} from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { issueKey } from '@agw/gateway';
+import { describe, expect, it } from 'vitest';
+import { type Answer, onboard } from './helpers/access-client.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { waitUntil } from './helpers/mail-sink.js';
 
-let environment: TestEnvironment;
-let database: Database;
-let server: Server;
-let client: AccessClient;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment();
-  const config = loadConfig(environment.env);
-  database = openDatabase(config);
-  await runMigrations(database.knex);
-  const app = createApp({ config, logger: createLogger({ level: 'silent' }), database });
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new AccessClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.knex.destroy();
-  await environment?.cleanup();
-});
+const gateway = useGateway();
 
 /** Onboards over HTTP; `state` sets the owner code and the operator decision in the tables. */
 async function installation(state: 'fresh' | 'pending' | 'approved' | 'blocked') {
-  const flow = await onboard(client);
+  const flow = await onboard(gateway.client);
   if (state !== 'fresh') {
-    await database.knex('installations').where({ id: flow.installationId }).update({
-      owner_verified_at: database.knex.fn.now(),
+    await gateway.knex('installations').where({ id: flow.installationId }).update({
+      owner_verified_at: gateway.knex.fn.now(),
       operator_approval_status: state,
     });
   }
-  const row = await database.knex('installations').where({ id: flow.installationId }).first();
+  const row = await gateway.knex('installations').where({ id: flow.installationId }).first();
   return {
     key: flow.installationKey,
     installationId: flow.installationId,
@@ -60,7 +30,7 @@ async function installation(state: 'fresh' | 'pending' | 'approved' | 'blocked')
 }
 
 async function call(path: string, body: unknown, key?: string): Promise<Answer> {
-  const answer = await client.post(path, body, { idem: null, ...(key ? { key } : {}) });
+  const answer = await gateway.client.post(path, body, { idem: null, ...(key ? { key } : {}) });
   const schemas = {
     '/mcp/describe': 'CapabilityDescription',
     '/mcp/dry_run': 'DryRunResponse',
@@ -72,14 +42,14 @@ async function call(path: string, body: unknown, key?: string): Promise<Answer> 
 }
 
 async function auditRow(auditId: string) {
-  return database.knex('audit_events').where({ audit_id: auditId }).first();
+  return gateway.knex('audit_events').where({ audit_id: auditId }).first();
 }
 
 describe('the paid sequence', () => {
   it('describe → dry_run → budget check → invoke, each answer audited', async () => {
     const { key, organizationId } = await installation('approved');
-    await database.knex('wallets').insert({ organization_id: organizationId, balance: '12.5' });
-    await database.knex('policy_profiles').insert({ organization_id: organizationId, daily_cap: '5' });
+    await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '12.5' });
+    await gateway.knex('policy_profiles').insert({ organization_id: organizationId, daily_cap: '5' });
 
     const described = await call('/mcp/describe', { id: 'core.org.current.get' }, key);
     expect(described.status).toBe(200);
@@ -140,7 +110,7 @@ describe('the paid sequence', () => {
     const row = await auditRow(invoked.json.audit_id);
     expect(row).toMatchObject({ action: 'capability.invoke', outcome: 'succeeded', http_status: 200 });
     expect(row.actor).toBe(
-      `installation:${(await database.knex('installations').where({ organization_id: organizationId }).first()).id}`,
+      `installation:${(await gateway.knex('installations').where({ organization_id: organizationId }).first()).id}`,
     );
   });
 
@@ -159,8 +129,8 @@ describe('the paid sequence', () => {
     const empty = await check(0.01);
     expect(empty.json.result).toMatchObject({ allowed: false, wallet_balance_credits: '0' });
     expect(empty.json.result.policy.policy_profile_id).toBeNull();
-    await database.knex('wallets').insert({ organization_id: organizationId, balance: '100' });
-    await database.knex('policy_profiles').insert({ organization_id: organizationId, task_cap: '2' });
+    await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '100' });
+    await gateway.knex('policy_profiles').insert({ organization_id: organizationId, task_cap: '2' });
     expect((await check(2)).json.result.allowed).toBe(true);
     expect((await check(2.5)).json.result).toMatchObject({
       allowed: false,
@@ -197,7 +167,7 @@ describe('refusals', () => {
 
   it('403 scope_missing for a key without the capability scope', async () => {
     const { installationId, organizationId } = await installation('approved');
-    const narrow = await database.knex.transaction(
+    const narrow = await gateway.knex.transaction(
       async (trx) =>
         (
           await issueKey(trx, {
@@ -253,33 +223,33 @@ describe('refusals', () => {
 describe('dry_run changes no state', () => {
   it('leaves every table but audit_events with the same rows', async () => {
     const { key, organizationId } = await installation('approved');
-    await database.knex('wallets').insert({ organization_id: organizationId, balance: '3' });
+    await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '3' });
     const snapshot = async () => {
-      const tables = (await database
+      const tables = (await gateway
         .knex('pg_tables')
         .where({ schemaname: 'public' })
         .pluck('tablename')) as string[];
       const counts: Record<string, string> = {};
       for (const table of tables.filter((name) => name !== 'audit_events').sort()) {
-        const rows = await database.knex(table).select('*');
+        const rows = await gateway.knex(table).select('*');
         counts[table] = JSON.stringify(rows);
       }
       return counts;
     };
     // Onboarding mail leaves the outbox after the response; let it settle so only dry_run could move rows.
     await waitUntil(async () => {
-      const queued = await database.knex('mail_outbox').where({ status: 'queued' }).first();
+      const queued = await gateway.knex('mail_outbox').where({ status: 'queued' }).first();
       return queued === undefined ? true : undefined;
     });
     const before = await snapshot();
-    const auditsBefore = Number((await database.knex('audit_events').count('* as n').first())?.n);
+    const auditsBefore = Number((await gateway.knex('audit_events').count('* as n').first())?.n);
     for (const id of ['core.org.current.get', 'wallet.agent_budget.guard.check']) {
       const params =
         id === 'core.org.current.get' ? {} : { capability_id: 'a.b.c', estimated_cost_credits: 1 };
       expect((await call('/mcp/dry_run', { id, params }, key)).json.valid).toBe(true);
     }
     expect(await snapshot()).toEqual(before);
-    const auditsAfter = Number((await database.knex('audit_events').count('* as n').first())?.n);
+    const auditsAfter = Number((await gateway.knex('audit_events').count('* as n').first())?.n);
     expect(auditsAfter).toBe(auditsBefore + 2);
   });
 });

@@ -1,22 +1,8 @@
-// POST /mcp/describe over real HTTP, on a gateway whose catalog is injected through createApp: the
-// shipped contracts plus one id with several versions (one deprecated), to show version resolution.
-
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { capabilityContracts } from '@agw/contracts';
-import {
-  type CatalogContract,
-  createApp,
-  createLogger,
-  type Database,
-  issueKey,
-  loadConfig,
-  openDatabase,
-  runMigrations,
-} from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { type CatalogContract, issueKey } from '@agw/gateway';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, onboard } from './helpers/access-client.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CatalogContract;
@@ -36,24 +22,13 @@ const catalog: CatalogContract[] = [
   widget('2.0.0', 'deprecated'),
 ];
 
-let environment: TestEnvironment;
-let database: Database;
-let server: Server;
-let client: AccessClient;
+const gateway = useGateway({ catalog });
 let narrowKey: string;
 
 beforeAll(async () => {
-  environment = await createTestEnvironment();
-  const config = loadConfig(environment.env);
-  database = openDatabase(config);
-  await runMigrations(database.knex);
-  const app = createApp({ config, logger: createLogger({ level: 'silent' }), database, catalog });
-  server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new AccessClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const flow = await onboard(client);
-  const installation = await database.knex('installations').where({ id: flow.installationId }).first();
-  narrowKey = await database.knex.transaction(
+  const flow = await onboard(gateway.client);
+  const installation = await gateway.knex('installations').where({ id: flow.installationId }).first();
+  narrowKey = await gateway.knex.transaction(
     async (trx) =>
       (
         await issueKey(trx, {
@@ -67,14 +42,8 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await database?.knex.destroy();
-  await environment?.cleanup();
-});
-
 async function describeCall(body: unknown, key?: string): Promise<Answer> {
-  const answer = await client.post('/mcp/describe', body, { idem: null, ...(key ? { key } : {}) });
+  const answer = await gateway.client.post('/mcp/describe', body, { idem: null, ...(key ? { key } : {}) });
   expectSchema(answer.status === 200 ? 'CapabilityDescription' : 'ErrorEnvelope', answer.json);
   return answer;
 }
@@ -166,7 +135,7 @@ describe('describe', () => {
   });
 
   it('lists an injected catalog in search, one result per id at its resolved version', async () => {
-    const answer = await client.post('/mcp/search_capabilities', { query: 'widget' }, { idem: null });
+    const answer = await gateway.client.post('/mcp/search_capabilities', { query: 'widget' }, { idem: null });
     expectSchema('SearchCapabilitiesResponse', answer.json);
     expect(answer.json.total).toBe(1);
     expect(answer.json.results[0]).toMatchObject({ id: 'demo.widget.read', version: '1.10.0' });

@@ -2,32 +2,18 @@
 // brute-forced codes, resend voiding and cooldown, suppression, and codes that never cross purpose
 // or installation. Codes are read from the .eml files the gateway writes to DATA_DIR/mail.
 import { extractOtpFromBody } from '@agw/contracts';
-import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessClient, onboard } from './helpers/access-client.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { describe, expect, it } from 'vitest';
+import { onboard } from './helpers/access-client.js';
+import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
-let environment: TestEnvironment;
-let gateway: GatewayHandle;
-let client: AccessClient;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment();
-  gateway = await startGateway(loadConfig(environment.env));
-  client = new AccessClient(gateway.url);
-});
-
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.cleanup();
-});
+const gateway = useGateway();
 
 /** Waits for the `count`-th mail to `to` in the dev mailbox and returns its code. */
 async function nthCode(to: string, count = 1): Promise<string> {
   const mails = await waitUntil(async () => {
-    const found = (await readDevMailbox(environment.dataDir)).filter((mail) => mail.to.includes(to));
+    const found = (await readDevMailbox(gateway.dataDir)).filter((mail) => mail.to.includes(to));
     return found.length >= count ? found : undefined;
   });
   return extractOtpFromBody(mails[count - 1]!.body)!;
@@ -43,14 +29,14 @@ async function ageCodes(installationId: string) {
     });
 }
 
-const claim = (key: string, otp: string) => client.post('/owner-otp/claim', { otp }, { key });
+const claim = (key: string, otp: string) => gateway.client.post('/owner-otp/claim', { otp }, { key });
 const wrongOf = (code: string) => String((Number(code) + 1) % 1e8).padStart(8, '0');
 
 describe('one-time codes', () => {
   it('the dev mailbox holds one RFC 822 file per message with the standard headers', async () => {
-    const flow = await onboard(client);
+    const flow = await onboard(gateway.client);
     const mails = await waitUntil(async () => {
-      const found = (await readDevMailbox(environment.dataDir)).filter((m) =>
+      const found = (await readDevMailbox(gateway.dataDir)).filter((m) =>
         m.to.includes(flow.body.owner_email),
       );
       return found.length > 0 ? found : undefined;
@@ -63,7 +49,7 @@ describe('one-time codes', () => {
   });
 
   it('wrong → 400 otp_invalid; right → 200; the same code again → 409 otp_already_used', async () => {
-    const flow = await onboard(client);
+    const flow = await onboard(gateway.client);
     const code = await nthCode(flow.body.owner_email);
     expectEnvelope((await claim(flow.installationKey, wrongOf(code))).json, 'otp_invalid');
     expect((await claim(flow.installationKey, code)).status).toBe(200);
@@ -73,7 +59,7 @@ describe('one-time codes', () => {
   });
 
   it('an expired code → 400 otp_expired', async () => {
-    const flow = await onboard(client);
+    const flow = await onboard(gateway.client);
     const code = await nthCode(flow.body.owner_email);
     await gateway
       .knex('otp_codes')
@@ -85,7 +71,7 @@ describe('one-time codes', () => {
   });
 
   it('50 concurrent wrong codes: at most 5 evaluated, then even the right code is refused until a resend', async () => {
-    const flow = await onboard(client);
+    const flow = await onboard(gateway.client);
     const code = await nthCode(flow.body.owner_email);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, index) => claim(flow.installationKey, String(index).padStart(8, '9'))),
@@ -98,16 +84,16 @@ describe('one-time codes', () => {
     expect(expectEnvelope(right.json, 'otp_attempts_exceeded').hint).toMatch(/resend/);
 
     await ageCodes(flow.installationId);
-    const resent = await client.post('/owner-otp/resend', {}, { key: flow.installationKey });
+    const resent = await gateway.client.post('/owner-otp/resend', {}, { key: flow.installationKey });
     expect(resent.status).toBe(200);
     expectSchema('OwnerOtpResendResponse', resent.json);
     expect((await claim(flow.installationKey, await nthCode(flow.body.owner_email, 2))).status).toBe(200);
   });
 
   it('resend voids the earlier code at once, is throttled, and gives the agent a new correlation_id', async () => {
-    const flow = await onboard(client, { agent: true });
+    const flow = await onboard(gateway.client, { agent: true });
     const firstOwner = await nthCode(flow.body.owner_email);
-    const cooldown = await client.post('/owner-otp/resend', {}, { key: flow.installationKey });
+    const cooldown = await gateway.client.post('/owner-otp/resend', {}, { key: flow.installationKey });
     expect(cooldown.status).toBe(409);
     const error = expectEnvelope(cooldown.json, 'otp_resend_cooldown');
     expect(error.retryable).toBe(true);
@@ -115,28 +101,32 @@ describe('one-time codes', () => {
     expect(error.retry_after_seconds).toBeGreaterThan(0);
 
     await ageCodes(flow.installationId);
-    const agentResend = await client.post('/agent-otp/resend', {}, { key: flow.installationKey });
+    const agentResend = await gateway.client.post('/agent-otp/resend', {}, { key: flow.installationKey });
     expect(agentResend.status).toBe(200);
     expectSchema('AgentOtpResendResponse', agentResend.json);
     expect(agentResend.json.agent_otp_delivery.correlation_id).not.toBe(
       flow.organization.json.agent_otp_delivery.correlation_id,
     );
-    const ownerResend = await client.post('/owner-otp/resend', {}, { key: flow.installationKey });
+    const ownerResend = await gateway.client.post('/owner-otp/resend', {}, { key: flow.installationKey });
     expect(ownerResend.status).toBe(200);
     expectEnvelope((await claim(flow.installationKey, firstOwner)).json, 'otp_invalid');
     expect((await claim(flow.installationKey, await nthCode(flow.body.owner_email, 2))).status).toBe(200);
-    const resendAfterClaim = await client.post('/owner-otp/resend', {}, { key: flow.installationKey });
+    const resendAfterClaim = await gateway.client.post(
+      '/owner-otp/resend',
+      {},
+      { key: flow.installationKey },
+    );
     expectEnvelope(resendAfterClaim.json, 'conflict');
   });
 
   it('a suppressed address gets no mail and the delivery says suppressed; so does a resend beyond the cap', async () => {
-    const flow = await onboard(client);
+    const flow = await onboard(gateway.client);
     await nthCode(flow.body.owner_email);
     await gateway
       .knex('mail_suppressions')
       .insert({ email: flow.body.owner_email, reason: 'test', created_by: 'test' });
     await ageCodes(flow.installationId);
-    const resent = await client.post('/owner-otp/resend', {}, { key: flow.installationKey });
+    const resent = await gateway.client.post('/owner-otp/resend', {}, { key: flow.installationKey });
     expect(resent.json.owner_otp_delivery.status).toBe('suppressed');
     await gateway.knex('mail_suppressions').where({ email: flow.body.owner_email }).delete();
 
@@ -145,8 +135,8 @@ describe('one-time codes', () => {
     for (let index = 0; index < 4; index += 1) {
       await ageCodes(flow.installationId);
       statuses.push(
-        (await client.post('/owner-otp/resend', {}, { key: flow.installationKey })).json.owner_otp_delivery
-          .status,
+        (await gateway.client.post('/owner-otp/resend', {}, { key: flow.installationKey })).json
+          .owner_otp_delivery.status,
       );
     }
     expect(statuses.filter((status) => status === 'suppressed').length).toBeGreaterThan(0);
@@ -159,7 +149,7 @@ describe('one-time codes', () => {
     const staged = await gateway.knex('mail_outbox').where({ to_address: flow.body.owner_email });
     expect(staged).toHaveLength(mailable);
     const mailed = await waitUntil(async () => {
-      const found = (await readDevMailbox(environment.dataDir)).filter((m) =>
+      const found = (await readDevMailbox(gateway.dataDir)).filter((m) =>
         m.to.includes(flow.body.owner_email),
       );
       return found.length >= mailable ? found : undefined;
@@ -168,12 +158,12 @@ describe('one-time codes', () => {
   });
 
   it('codes never cross purpose or installation', async () => {
-    const a = await onboard(client, { agent: true });
-    const b = await onboard(client, { agent: true });
+    const a = await onboard(gateway.client, { agent: true });
+    const b = await onboard(gateway.client, { agent: true });
     const ownerA = await nthCode(a.body.owner_email);
     const agentA = await nthCode(a.body.agent_email!);
     expectEnvelope(
-      (await client.post('/agent-otp/verify', { otp: ownerA }, { key: a.installationKey })).json,
+      (await gateway.client.post('/agent-otp/verify', { otp: ownerA }, { key: a.installationKey })).json,
       'otp_invalid',
     );
     expectEnvelope((await claim(a.installationKey, agentA)).json, 'otp_invalid');
