@@ -96,11 +96,16 @@ export async function withGateway<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-/** One `details[]` entry on one line: a violation as `pointer: message`, anything else as JSON. */
+/**
+ * One `details[]` entry on one line: a violation as `pointer: message`, anything else as
+ * `field: value` pairs (nested values as JSON).
+ */
 function describeDetail(detail: Record<string, unknown>): string {
   const { schema_pointer: pointer, message } = detail;
   if (typeof pointer === 'string' && typeof message === 'string') return `${pointer || '/'}: ${message}`;
-  return JSON.stringify(detail);
+  return Object.entries(detail)
+    .map(([field, value]) => `${field}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
 }
 
 function blankToUndefined(value: string | undefined): string | undefined {

@@ -54,7 +54,7 @@ describe('agw operator commands (spawned)', () => {
     const refused = await runCli(['installations', 'approve', installationId], test.env);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(
-      /^agw: Installation .* cannot be approved yet: the owner has not redeemed the owner code\. \(conflict, HTTP 409\)\n {2}hint: /,
+      /^agw: Installation .* cannot be approved yet: the owner has not redeemed the owner code\. \(conflict, HTTP 409\)\n {2}- owner_verified: false, agent_email_verification_status: not_required\n {2}hint: /,
     );
 
     const badKey = `${test.operatorKey.slice(0, -6)}AAAAAA`;
