@@ -1,0 +1,57 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Answer, onboard } from './access-client.js';
+import type { GatewayFixture } from './gateway.js';
+
+/** An official SDK client connected to the gateway's /mcp, with the installation key when given. */
+export async function connectMcp(url: string, key?: string): Promise<Client> {
+  const client = new Client({ name: 'agw-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), {
+    requestInit: key ? { headers: { Authorization: `Bearer ${key}` } } : {},
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** Onboards over HTTP and approves the installation in the tables; an optional wallet balance. */
+export async function approvedInstallation(gateway: GatewayFixture, balance?: string) {
+  const flow = await onboard(gateway.client);
+  await gateway
+    .knex('installations')
+    .where({ id: flow.installationId })
+    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
+  const row = await gateway.knex('installations').where({ id: flow.installationId }).first();
+  if (balance !== undefined) {
+    await gateway.knex('wallets').insert({ organization_id: row.organization_id, balance });
+  }
+  return {
+    key: flow.installationKey,
+    installationId: flow.installationId,
+    organizationId: row.organization_id as string,
+  };
+}
+
+/** A raw JSON-RPC POST to /mcp, for what the SDK client does not let a test shape. */
+export async function rawMcp(
+  url: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(new URL('/mcp', url), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: typeof message === 'string' ? message : JSON.stringify(message),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
