@@ -16,7 +16,7 @@ export function renderMarkdown(report) {
         lines.push(`| ${row.scenario} | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${row.non_2xx} |`,
         );
       }
     }

@@ -3,7 +3,8 @@
 // Loopback only; every load run is bounded by --duration seconds.
 //   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,8 @@ function peakRssMiB(pid) {
 
 async function load(url, request) {
   const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
+  // A scenario may rewrite each request (e.g. a fresh idempotency key per request).
+  if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
   await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
   const result = await autocannon({ ...options, duration });
   return {
@@ -51,13 +54,52 @@ function startEcho() {
 // 'standard' is `agw serve`; 'padded' the same build with 10 000 synthetic capabilities in its catalog.
 const entries = { standard: ['apps/cli/dist/bin.js', 'serve'], padded: ['bench/padded-gateway.mjs'] };
 
+// pg comes from the gateway's dependencies (the bench has none of its own besides autocannon).
+const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
+
+/** Runs one statement on the server of `url` (database administration: create/drop). */
+async function adminQuery(url, sql) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database per gateway start on PostgreSQL, so the gateway's first start writes
+ * DATA_DIR/operator.key (the invoke scenarios approve their installation with it) and runs never
+ * see each other's rows.
+ */
+async function freshDatabase(env) {
+  if (!env.DATABASE_URL) return { env, drop: async () => {} };
+  const name = `agw_bench_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(env.DATABASE_URL, `create database ${name}`);
+  const url = new URL(env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { ...env, DATABASE_URL: url.href },
+    drop: () => adminQuery(env.DATABASE_URL, `drop database if exists ${name} with (force)`),
+  };
+}
+
 async function startGateway(env, kind = 'standard') {
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
   const port = 18080 + Math.floor(Math.random() * 1000);
   const [entry, ...command] = entries[kind];
   const args = [join(root, entry), ...command, '--port', String(port), '--data-dir', dataDir];
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // The rate limiter still runs on every invoke (Redis in postgres mode); its buckets are set high
+    // enough that a load run measures the path, not 429s.
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
+      RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -107,12 +149,13 @@ report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
 await stop(echo.child);
 
 async function measure(gateway, scenario) {
-  const request = await scenario.prepare(gateway.url);
+  const request = await scenario.prepare(gateway.url, gateway);
   if (request.skip) return { scenario: scenario.name, skipped: request.skip };
   const measured = await load(`${gateway.url}${request.path}`, request);
   const baseline = report.baseline[scenario.baseline];
   return {
     scenario: scenario.name,
+    ...(request.note === undefined ? {} : { note: request.note }),
     ...measured,
     ratio_to_baseline: Number((measured.requests_per_second / baseline.requests_per_second).toFixed(3)),
     p99_added_ms: Number((measured.p99_ms - baseline.p99_ms).toFixed(2)),
@@ -126,13 +169,15 @@ for (const mode of args.modes.split(',')) {
     for (const kind of Object.keys(entries)) {
       const selected = scenarios.filter((scenario) => (scenario.gateway ?? 'standard') === kind);
       if (selected.length === 0) continue;
-      const gateway = await startGateway(env, kind);
+      const database = await freshDatabase(env);
+      const gateway = await startGateway(database.env, kind);
       try {
         for (const scenario of selected) result.scenarios.push(await measure(gateway, scenario));
         result.peak_rss_mib[kind] = peakRssMiB(gateway.child.pid);
       } finally {
         await stop(gateway.child);
         rmSync(gateway.dataDir, { recursive: true, force: true });
+        await database.drop();
       }
     }
   } finally {
@@ -141,6 +186,7 @@ for (const mode of args.modes.split(',')) {
   report.modes[mode] = result;
 }
 
+mkdirSync(join(root, 'bench/results'), { recursive: true });
 writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
 const markdown = renderMarkdown(report);
 writeFileSync(join(root, 'bench/results/latest.md'), markdown);

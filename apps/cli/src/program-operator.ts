@@ -11,6 +11,7 @@ import { mailList, mailShow, mailSuppress, mailSuppressions, mailUnsuppress } fr
 import { operatorKeyCreate, operatorKeyList, operatorKeyRevoke } from './commands/operator-keys.js';
 import { orgsActivate, orgsDeactivate } from './commands/orgs.js';
 import type { CommandContext } from './context.js';
+import { registerBudgetCommands } from './program-budget.js';
 
 const CONNECTION_HELP = `
 Connection: the gateway is AGW_URL (default http://127.0.0.1:8080) or --url; the operator key is
@@ -73,6 +74,8 @@ export function registerOperatorCommands(program: Command, context: CommandConte
   ])
     .argument('<id>', 'installation id')
     .action((id: string, flags) => installationsBlock(id, flags, context));
+
+  registerBudgetCommands(program, context, { operatorCommand, group });
 
   const orgs = group(program, 'orgs', 'activate or deactivate organizations', [
     'agw orgs deactivate <org-id>',

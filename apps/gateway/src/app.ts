@@ -11,7 +11,10 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
+import { rateLimitsOf } from './invoke/chain.js';
+import { accessStateSettled } from './keys/state-cache.js';
 import type { Logger } from './logger.js';
+import { registerMcpRoutes } from './mcp/routes.js';
 import type { CatalogContract } from './meta-tools/catalog.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { registerAccessRoutes } from './routes/access.js';
@@ -79,12 +82,20 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     bodyLimitBytes: config.bodyLimitBytes,
   });
   registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
-  registerMetaToolRoutes(router, {
+  const metaTools = registerMetaToolRoutes(router, {
     knex: database.knex,
     bodyLimitBytes: config.bodyLimitBytes,
     catalog,
     handlers,
     access,
+    runtime: { redis: dependencies.redis, logger, rateLimits: rateLimitsOf(config) },
+  });
+  // MCP Streamable HTTP at /mcp: the same meta-tool handlers, guard chain and audit.
+  registerMcpRoutes(router, {
+    knex: database.knex,
+    publicBaseUrl: config.publicBaseUrl,
+    bodyLimitBytes: config.bodyLimitBytes,
+    metaTools,
   });
   dependencies.extendRouter?.(router);
 
@@ -93,6 +104,8 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   app.use(setSecurityHeaders());
   app.use(errorHandler(database.knex));
   app.use(notFound());
+  // Holds a response that changed a key or installation until every instance dropped its cache.
+  app.use(accessStateSettled());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { withTimeout } from './checks/with-timeout.js';
 import type { Logger } from './logger.js';
@@ -34,7 +35,7 @@ export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditE
       action: event.action,
       outcome: event.outcome,
       http_status: event.httpStatus,
-      details: JSON.stringify(event.details),
+      details: JSON.stringify({ ...event.details, transport: auditTransport() }),
     })
     .then(
       () => true,
@@ -45,4 +46,21 @@ export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditE
     );
   const written = await withTimeout(insert, AUDIT_WRITE_TIMEOUT_MS, false);
   if (!written) logger.error({ audit_event: event }, 'audit insert timed out');
+}
+
+/** The transport a request came over, recorded as `details.transport` on its audit rows. */
+export type AuditTransport = 'http' | 'mcp';
+
+// Request-scoped rather than threaded through every call: the guard chain's audit sink and the
+// idempotent runner write rows deep below the transport, and need only this one fact from it.
+const transportScope = new AsyncLocalStorage<AuditTransport>();
+
+/** Runs `work` with `transport` as the audit transport of every row it writes. */
+export function withAuditTransport<T>(transport: AuditTransport, work: () => T): T {
+  return transportScope.run(transport, work);
+}
+
+/** The audit transport of the current request: `http` unless set by {@link withAuditTransport}. */
+export function auditTransport(): AuditTransport {
+  return transportScope.getStore() ?? 'http';
 }

@@ -39,6 +39,10 @@ export interface GatewayConfig {
   readonly otpResendCooldownSeconds?: number | undefined;
   /** MAIL_FROM: the From address of gateway mail; undefined means `Agent Gateway <no-reply@localhost>`. */
   readonly mailFrom?: string | undefined;
+  /** RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: invokes per installation per minute; undefined means 1200. */
+  readonly rateLimitPerInstallationPerMinute?: number | undefined;
+  /** RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: invokes per installation × capability per minute; default 600. */
+  readonly rateLimitPerCapabilityPerMinute?: number | undefined;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -107,6 +111,18 @@ export function loadConfig(
       3600,
     ),
     mailFrom: parseMailFrom(blankToUndefined(env.MAIL_FROM)),
+    rateLimitPerInstallationPerMinute: parseSeconds(
+      'RATE_LIMIT_PER_INSTALLATION_PER_MINUTE',
+      env.RATE_LIMIT_PER_INSTALLATION_PER_MINUTE,
+      1,
+      999_999,
+    ),
+    rateLimitPerCapabilityPerMinute: parseSeconds(
+      'RATE_LIMIT_PER_CAPABILITY_PER_MINUTE',
+      env.RATE_LIMIT_PER_CAPABILITY_PER_MINUTE,
+      1,
+      999_999,
+    ),
   });
 }
 

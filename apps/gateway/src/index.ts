@@ -50,6 +50,7 @@ export {
   type DiscoveryOptions,
 } from './discovery-documents.js';
 export { jsonBody } from './http/body.js';
+export type { MetaToolContext } from './http/exchange.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
@@ -87,6 +88,8 @@ export { renderLlmsTxt } from './llms-txt.js';
 export { createLogger, type Logger, type LoggerOptions, redactSecrets } from './logger.js';
 export { MailOutbox, type StagedMail, stageMail } from './mail/outbox.js';
 export { createMailTransport, type MailTransport, type OutgoingMail } from './mail/transport.js';
+export { type McpRouteOptions, registerMcpRoutes } from './mcp/routes.js';
+export { callMetaTool, type McpHttpFacts, type McpToolOutcome } from './mcp/tool-call.js';
 export { type CatalogCaller, capabilityAccess, resolveCatalogCaller } from './meta-tools/access.js';
 export {
   asCapabilityContract,
@@ -137,7 +140,13 @@ export { createKnexAuditSink } from './ports/audit-sink.js';
 export { createKnexExecutor, type KnexExecutor } from './ports/executor.js';
 export { createKnexWalletStore, credits } from './ports/wallet-store.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
-export { type MetaToolRouteOptions, registerMetaToolRoutes } from './routes/meta-tools.js';
+export {
+  createMetaToolHandlers,
+  type MetaToolHandler,
+  type MetaToolHandlers,
+  type MetaToolRouteOptions,
+  registerMetaToolRoutes,
+} from './routes/meta-tools.js';
 export { SecretBox, type SecretPurpose } from './secrets/secret-box.js';
 export { loadServerSecret, SECRET_FILE_NAME } from './secrets/server-secret.js';
 export { type GatewayHandle, type StartOptions, startGateway } from './server.js';

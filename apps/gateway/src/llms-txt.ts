@@ -23,6 +23,8 @@ Access to the gateway is in beta and is enabled by the operator.
 - GET ${b}/capabilities - the capability catalog (meta-tools and public capabilities)
 - GET ${b}/mcp/manifest - MCP manifest: meta-tools, resources, transport endpoints
 - GET ${b}/mcp/tools - compact meta-tool definitions
+- POST ${b}/mcp - the same four meta-tools as an MCP server (Streamable HTTP, stateless; send your
+  installation key as \`Authorization: Bearer <key>\`)
 - GET ${b}/openapi.json - OpenAPI 3.1 document of the whole interface
 
 ## Onboarding, step by step

@@ -1,16 +1,23 @@
 import { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
 
+/** The longest a request waits on one Redis command (rate limits, invalidation) before falling back. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
  * Creates the Redis client for REDIS_URL. It connects in the background and keeps retrying with a
- * bounded back-off; commands fail fast while it is down (no offline queue), so a dead Redis degrades
- * /health instead of hanging requests or crashing the process.
+ * bounded back-off; commands fail fast while it is down (no offline queue) and time out after
+ * {@link REDIS_COMMAND_TIMEOUT_MS} when it hangs, so a dead Redis degrades /health and switches rate
+ * limits to their in-process insurance instead of hanging requests or crashing the process.
  */
 export function createRedis(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 2000,
     maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Commands issued in the same tick (the two rate-limit buckets of an invoke) share one write.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     retryStrategy: (attempt) => Math.min(attempt * 250, 5000),
   });

@@ -90,6 +90,7 @@ export type {
   KeyStore,
   MaybePromise,
   NewApproval,
+  PendingApprovalMatch,
   RateLimiter,
   RateLimitRequest,
   RateLimitResult,

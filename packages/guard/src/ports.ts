@@ -67,7 +67,23 @@ export interface ApprovalStore {
    * consumed or is not approved (a compare-and-set in the store).
    */
   consume(approvalId: string, consumedAt: string): MaybePromise<boolean>;
+  /**
+   * Dedupe: finds the still-pending, unexpired approval of the same installation, capability, version
+   * and params hash, and rebinds it to a fresh token hash (the earlier token stops working). Returns
+   * undefined when there is none; the guard then creates a new approval. Optional for older stores.
+   */
+  renewPending?(
+    match: PendingApprovalMatch,
+    tokenHash: string,
+    now: string,
+  ): MaybePromise<ApprovalRecord | undefined>;
 }
+
+/** What identifies "the same run" for approval dedupe. */
+export type PendingApprovalMatch = Pick<
+  ApprovalRecord,
+  'installation_id' | 'capability_id' | 'capability_version' | 'params_hash'
+>;
 
 /** One rate-limit check: consume `cost` points from `key`'s bucket of `limit` per `windowSeconds`. */
 export interface RateLimitRequest {

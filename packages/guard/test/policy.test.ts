@@ -118,6 +118,31 @@ describe('policy guard', () => {
     });
   });
 
+  it('dedupes: a repeat of the same pending run answers the same approval with a fresh token', async () => {
+    const { guard, approvals, clock } = setup(100);
+    const first = challenged(await guard.check(payment()));
+    const second = challenged(await guard.check(payment()));
+    expect(second.approval.approval_id).toBe(first.approval.approval_id);
+    expect(second.approval.approval_token).not.toBe(first.approval.approval_token);
+    expect(approvals.list()).toHaveLength(1);
+    // Other params, a decided approval or an expired one: a new approval.
+    challenged(await guard.check(payment({ amount: 11 })));
+    expect(approvals.list()).toHaveLength(2);
+    approvals.decide(first.approval.approval_id, 'approved');
+    const afterDecision = challenged(await guard.check(payment()));
+    expect(afterDecision.approval.approval_id).not.toBe(first.approval.approval_id);
+    clock.advance(86_400);
+    const afterExpiry = challenged(await guard.check(payment()));
+    expect(afterExpiry.approval.approval_id).not.toBe(afterDecision.approval.approval_id);
+    // Deciding is a state set: the same decision again is a no-op, the opposite one throws.
+    approvals.decide(first.approval.approval_id, 'approved');
+    expect(() => approvals.decide(first.approval.approval_id, 'denied')).toThrow(/already approved/);
+    // Only the newest token of a renewed approval is valid.
+    expect(await guard.check(payment({ amount: 10 }, first.approval.approval_token))).toMatchObject({
+      code: 'approval_invalid',
+    });
+  });
+
   it('in dry_run only reports that an approval would be needed, creating nothing', async () => {
     const { guard, approvals } = setup();
     const decision = await guard.check(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
+import { type GatewayHandle, loadConfig, type StartOptions, startGateway } from '@agw/gateway';
 import type { CommandContext } from '../../src/context.js';
 import { createCliEnvironment } from './run-cli.js';
 
@@ -14,12 +14,16 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** Starts a gateway on an ephemeral port over a fresh DATA_DIR (and database, with DATABASE_URL). */
-export async function startTestGateway(): Promise<TestGateway> {
+/**
+ * Starts a gateway on an ephemeral port over a fresh DATA_DIR (and database, with DATABASE_URL);
+ * `options` passes e.g. `catalog` and `handlers` (a high-risk test capability) to startGateway.
+ */
+export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
   const environment = await createCliEnvironment();
   const dataDir = environment.env.DATA_DIR as string;
   const gateway = await startGateway(
     loadConfig({ ...environment.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' }),
+    options,
   );
   const operatorKey = (await readFile(join(dataDir, 'operator.key'), 'utf8')).trim();
   const env: Record<string, string> = { ...environment.env, AGW_URL: gateway.url, LOG_LEVEL: 'silent' };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
+import { accessStateChanged } from '../keys/state-cache.js';
 import { iso } from './rows.js';
 
 /** The operator's approval state of an installation. */
@@ -189,6 +190,7 @@ export async function decideInstallation(
       operator_decided_by: decidedBy,
       updated_at: trx.fn.now(),
     });
+  accessStateChanged(trx);
   const installation = await findInstallation(trx, id);
   if (!installation) throw installationNotFound(id);
   return { installation, previous_status: previous, changed: true };

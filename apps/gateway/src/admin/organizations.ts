@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
+import { accessStateChanged } from '../keys/state-cache.js';
 import { iso } from './rows.js';
 
 /** An organization as the operator sees it. */
@@ -39,6 +40,7 @@ export async function setOrganizationActive(
     .where({ id })
     .update({ is_active: isActive, updated_at: trx.fn.now() })
     .returning('*')) as OrganizationRow[];
+  accessStateChanged(trx);
   return { organization: toView(updated ?? current), changed: true };
 }
 

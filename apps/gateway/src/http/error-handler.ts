@@ -1,4 +1,4 @@
-import { type ErrorCode, errorCodes, errorEnvelope } from '@agw/contracts';
+import { type ErrorCode, type ErrorEnvelope, errorCodes, errorEnvelope } from '@agw/contracts';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { recordAuditEvent } from '../audit.js';
@@ -50,19 +50,7 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
           'request failed',
         );
       }
-      const message = internal
-        ? (SERVER_MESSAGES[error.code] ?? 'An unexpected error occurred.')
-        : error.message;
-      const envelope = errorEnvelope(error.code, {
-        auditId: ctx.state.auditId,
-        message,
-        ...(error.options.hint === undefined ? {} : { hint: error.options.hint }),
-        ...(error.options.details === undefined ? {} : { details: [...error.options.details] }),
-        ...(error.options.schemaPointer === undefined ? {} : { schemaPointer: error.options.schemaPointer }),
-        ...(error.options.retryAfterSeconds === undefined
-          ? {}
-          : { retryAfterSeconds: error.options.retryAfterSeconds }),
-      });
+      const envelope = publicErrorEnvelope(error, ctx.state.auditId);
 
       for (const name of Object.keys(ctx.response.headers)) {
         if (!KEPT_HEADERS.has(name.toLowerCase())) ctx.remove(name);
@@ -87,6 +75,25 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
       });
     }
   };
+}
+
+/**
+ * The envelope a client is shown for `error`: a 5xx never carries the thrown message. Shared with the
+ * MCP endpoint, whose refusals carry the same envelope as a tool error.
+ */
+export function publicErrorEnvelope(error: GatewayError, auditId: string): ErrorEnvelope {
+  const internal = errorCodes[error.code].status >= 500;
+  const message = internal ? (SERVER_MESSAGES[error.code] ?? 'An unexpected error occurred.') : error.message;
+  return errorEnvelope(error.code, {
+    auditId,
+    message,
+    ...(error.options.hint === undefined ? {} : { hint: error.options.hint }),
+    ...(error.options.details === undefined ? {} : { details: [...error.options.details] }),
+    ...(error.options.schemaPointer === undefined ? {} : { schemaPointer: error.options.schemaPointer }),
+    ...(error.options.retryAfterSeconds === undefined
+      ? {}
+      : { retryAfterSeconds: error.options.retryAfterSeconds }),
+  });
 }
 
 /** Normalizes anything thrown into a GatewayError with a code from the contracts table. */

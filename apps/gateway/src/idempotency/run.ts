@@ -1,10 +1,9 @@
 import { errorCodes, errorEnvelope } from '@agw/contracts';
 import { canonicalJson } from '@agw/guard';
 import type { Knex } from 'knex';
-import type { Context } from 'koa';
-import { recordAuditEvent } from '../audit.js';
+import { auditTransport, recordAuditEvent } from '../audit.js';
+import type { MetaToolContext } from '../http/exchange.js';
 import type { GatewayError } from '../http/gateway-error.js';
-import type { GatewayState } from '../http/state.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { REPLAYED_HEADER } from './key-header.js';
 import type { IdempotencyScope, IdempotencyStore } from './store.js';
@@ -60,7 +59,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * commits and is stored like a success.
  */
 export async function runIdempotent(
-  ctx: Context & { state: GatewayState },
+  ctx: MetaToolContext,
   options: RunIdempotentOptions,
   handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal>,
 ): Promise<void> {
@@ -108,6 +107,7 @@ export async function runIdempotent(
           ...options.audit.details,
           ...(outcome instanceof StoredRefusal ? { code: outcome.error.code } : outcome.auditDetails),
           idempotency_key: scope.key,
+          transport: auditTransport(),
         }),
       });
       await store.complete(

@@ -1,6 +1,5 @@
 import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
-import type { Context } from 'koa';
-import type { GatewayState } from '../http/state.js';
+import type { MetaToolContext } from '../http/exchange.js';
 import type { CatalogVersions } from '../meta-tools/catalog.js';
 import { resolveCapability } from '../meta-tools/describe.js';
 import { validateBody } from '../onboarding/validate.js';
@@ -15,7 +14,7 @@ import { answerRefusal } from './refusal.js';
  * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope.
  */
 export async function dryRun(
-  ctx: Context & { state: GatewayState },
+  ctx: MetaToolContext,
   runtime: InvokeRuntime,
   versions: CatalogVersions,
 ): Promise<void> {

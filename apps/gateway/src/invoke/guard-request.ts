@@ -1,11 +1,10 @@
 import type { GuardRequest } from '@agw/guard';
-import type { Context } from 'koa';
-import type { GatewayState } from '../http/state.js';
+import type { MetaToolContext } from '../http/exchange.js';
 import type { CatalogContract } from '../meta-tools/catalog.js';
 
 /** The guard chain's view of one meta-tool request. */
 export function toGuardRequest(
-  ctx: Context & { state: GatewayState },
+  ctx: MetaToolContext,
   contract: CatalogContract,
   params: unknown,
   extra: { idempotencyKey?: string | undefined; approvalToken?: string | undefined } = {},

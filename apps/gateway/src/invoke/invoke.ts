@@ -3,9 +3,8 @@ import { CapabilityError } from '@agw/capabilities';
 import { type ErrorCode, INTERFACE_VERSION, type InvokeRequest, type InvokeResponse } from '@agw/contracts';
 import type { ChainRun, Principal } from '@agw/guard';
 import type { Knex } from 'knex';
-import type { Context } from 'koa';
+import type { MetaToolContext } from '../http/exchange.js';
 import { GatewayError } from '../http/gateway-error.js';
-import type { GatewayState } from '../http/state.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
 import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
 import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
@@ -14,9 +13,10 @@ import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import type { InvokeRuntime } from './chain.js';
 import { toGuardRequest } from './guard-request.js';
+import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { answerError, answerRefusal } from './refusal.js';
 
-type GatewayContext = Context & { state: GatewayState };
+type GatewayContext = MetaToolContext;
 
 /** What {@link invoke} needs besides the request. */
 export interface InvokeDependencies {
@@ -34,8 +34,8 @@ type Executed =
 /**
  * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
  * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
- * continues in one transaction: audit, billing, egress, the handler (in a savepoint), the charge and
- * the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
+ * continues in one transaction: audit, billing, egress, the handler (a mutating one in a savepoint),
+ * the charge and the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
  * through `runIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
  */
 export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Promise<void> {
@@ -62,6 +62,7 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     }),
     { until: 'policy' },
   );
+  setRateLimitHeaders(ctx, checked);
   if (checked.outcome !== 'pass') {
     const settlement = await chain.settle(checked);
     const auditId = settlement.auditId ?? ctx.state.auditId;
@@ -137,7 +138,7 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   markReplay(ctx);
 }
 
-/** Audit, billing and egress, then the handler in a savepoint, then settle (charge + outcome audit). */
+/** Audit, billing, egress; the handler (a mutating one in a savepoint); settle (charge + outcome audit). */
 async function runHandler(
   runtime: InvokeRuntime,
   checked: ChainRun,
@@ -163,18 +164,20 @@ async function runHandler(
   const trx = executor.current() as Knex.Transaction;
   let result: unknown;
   try {
-    // A savepoint: a failing handler's writes roll back, the failure's audit record still commits.
-    result = await trx.transaction((savepoint) =>
-      executor.within(savepoint, () =>
-        handler.handle(request.params as never, {
-          organizationId: principal.organization_id,
-          installationId: principal.installation_id,
-          now: runtime.clock.now(),
-          db: runtime.data,
-          wallet: runtime.wallet as never,
-        }),
-      ),
-    );
+    const handle = () =>
+      handler.handle(request.params as never, {
+        organizationId: principal.organization_id,
+        installationId: principal.installation_id,
+        now: runtime.clock.now(),
+        db: runtime.data,
+        wallet: runtime.wallet as never,
+      });
+    // A mutating handler runs in a savepoint: its writes roll back on failure, the failure's audit record
+    // still commits. A read has nothing to undo and runs directly in the transaction (two round trips
+    // fewer on the hot path; a read whose own SQL fails aborts the transaction and answers 500).
+    result = contract.mutating
+      ? await trx.transaction((savepoint) => executor.within(savepoint, handle))
+      : await handle();
   } catch (thrown) {
     const code: ErrorCode = thrown instanceof CapabilityError ? thrown.code : 'internal_error';
     const settlement = await chain.settle(run, { status: 'failed', code });

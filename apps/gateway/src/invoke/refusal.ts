@@ -1,7 +1,6 @@
 import { errorCodes, errorEnvelope } from '@agw/contracts';
 import type { ChainRun, DenyDecision } from '@agw/guard';
-import type { Context } from 'koa';
-import type { GatewayState } from '../http/state.js';
+import type { MetaToolContext } from '../http/exchange.js';
 
 type RefusedRun = Exclude<ChainRun, { outcome: 'pass' | 'challenge' }>;
 
@@ -9,11 +8,7 @@ type RefusedRun = Exclude<ChainRun, { outcome: 'pass' | 'challenge' }>;
  * Answers a denied or faulted run with the error envelope whose `audit_id` is the guard chain's
  * audit record of that refusal (so no second audit row is written by the error handler).
  */
-export function answerRefusal(
-  ctx: Context & { state: GatewayState },
-  run: RefusedRun,
-  auditId: string,
-): void {
+export function answerRefusal(ctx: MetaToolContext, run: RefusedRun, auditId: string): void {
   const decision: DenyDecision =
     run.outcome === 'deny'
       ? run.decision
@@ -33,7 +28,7 @@ export function answerRefusal(
 
 /** Writes one error envelope with the given audit id. */
 export function answerError(
-  ctx: Context & { state: GatewayState },
+  ctx: MetaToolContext,
   decision: Omit<DenyDecision, 'outcome'>,
   auditId: string,
 ): void {

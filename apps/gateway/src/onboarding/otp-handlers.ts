@@ -3,6 +3,7 @@ import { GatewayError } from '../http/gateway-error.js';
 import { parseIdempotencyKey } from '../idempotency/key-header.js';
 import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
 import { type AuthenticatedKey, authenticateKey } from '../keys/authenticate.js';
+import { accessStateChanged } from '../keys/state-cache.js';
 import { agentCodeMail, ownerCodeMail } from '../mail/messages.js';
 import { stageMail } from '../mail/outbox.js';
 import type { OtpPurpose } from '../otp/codes.js';
@@ -72,6 +73,7 @@ export async function redeemCode(
       .where({ id: installationId })
       .update({ [column]: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('*')) as InstallationRow[];
+    accessStateChanged(trx);
     return { status: 200, body: { installation: installationView(updated as InstallationRow) } };
   });
 }

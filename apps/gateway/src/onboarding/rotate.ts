@@ -3,6 +3,7 @@ import { GatewayError } from '../http/gateway-error.js';
 import { parseIdempotencyKey } from '../idempotency/key-header.js';
 import { runIdempotent } from '../idempotency/run.js';
 import { issueKey, KEY_TTL_SECONDS } from '../keys/issue-key.js';
+import { accessStateChanged } from '../keys/state-cache.js';
 import { type AccessContext, accessRoutes, type Caller } from './context.js';
 import { assertInitialPathDone, assertOperational } from './installation-checks.js';
 import { authenticateInstallation } from './otp-handlers.js';
@@ -46,6 +47,7 @@ export async function rotateKey(ctx: AccessContext, services: AccessServices, ca
         .where({ id: auth.row.id })
         .whereNull('revoked_at')
         .update({ revoked_at: trx.fn.now(), revoked_reason: 'rotated' });
+      accessStateChanged(trx);
       if (auth.spent || revoked !== 1) {
         throw new GatewayError('api_key_revoked', {
           message: 'This API key was rotated and no longer works.',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
+import { auditTransport } from '../audit.js';
 import type { KnexExecutor } from './executor.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -29,7 +30,7 @@ export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
           action,
           outcome,
           http_status: statusOf(record),
-          details: JSON.stringify(details),
+          details: JSON.stringify({ ...details, transport: auditTransport() }),
         });
       return auditId;
     },

@@ -13,6 +13,34 @@ function cap(value: Amount): string | null {
   return value === null ? null : credits(value);
 }
 
+interface SnapshotRow {
+  readonly balance: Amount;
+  readonly has_policy: boolean;
+  readonly task_cap: Amount;
+  readonly daily_cap: Amount;
+  readonly monthly_cap: Amount;
+  readonly burn_rate_hourly_cap: Amount;
+  readonly kill_switch: boolean | null;
+  readonly hour: Amount;
+  readonly today: Amount;
+  readonly month: Amount;
+}
+
+// Both tables are keyed by organization_id, so the joins yield exactly one row.
+const SNAPSHOT_SQL = `
+select w.balance, p.organization_id is not null as has_policy, p.task_cap, p.daily_cap, p.monthly_cap,
+       p.burn_rate_hourly_cap, p.kill_switch, s.hour, s.today, s.month
+from (select 1) as one
+left join wallets w on w.organization_id = ?
+left join policy_profiles p on p.organization_id = ?
+cross join lateral (
+  select coalesce(sum(amount) filter (where occurred_at >= ?), 0) as hour,
+         coalesce(sum(amount) filter (where occurred_at >= ?), 0) as today,
+         coalesce(sum(amount) filter (where occurred_at >= ?), 0) as month
+  from wallet_ledger
+  where organization_id = ? and kind = 'charge' and occurred_at >= ?
+) as s`;
+
 /**
  * The guard's WalletStore over PostgreSQL. An organization without a `wallets` row has balance 0;
  * without a `policy_profiles` row it has no caps and the kill switch off (policy_profile_id null).
@@ -25,21 +53,21 @@ export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
       const hourStart = new Date(now.getTime() - 3_600_000);
       const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
       const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-      const [wallet, policy, spent] = await Promise.all([
-        db('wallets').where({ organization_id: organizationId }).first('balance'),
-        db('policy_profiles').where({ organization_id: organizationId }).first(),
-        db('wallet_ledger')
-          .where({ organization_id: organizationId, kind: 'charge' })
-          .andWhere('occurred_at', '>=', monthStart < hourStart ? monthStart : hourStart)
-          .first(
-            db.raw('coalesce(sum(amount) filter (where occurred_at >= ?), 0) as hour', [hourStart]),
-            db.raw('coalesce(sum(amount) filter (where occurred_at >= ?), 0) as today', [dayStart]),
-            db.raw('coalesce(sum(amount) filter (where occurred_at >= ?), 0) as month', [monthStart]),
-          ),
-      ]);
+      // One round trip (the hot path reads this on every invoke): balance, policy and the spend sums.
+      const result = (await db.raw(SNAPSHOT_SQL, [
+        organizationId,
+        organizationId,
+        hourStart,
+        dayStart,
+        monthStart,
+        organizationId,
+        monthStart < hourStart ? monthStart : hourStart,
+      ])) as { rows: SnapshotRow[] };
+      const row = result.rows[0] as SnapshotRow;
+      const policy = row.has_policy ? row : undefined;
       return {
         organization_id: organizationId,
-        balance_credits: credits(wallet?.balance ?? null),
+        balance_credits: credits(row.balance),
         policy: {
           policy_profile_id: policy ? `policy_${organizationId}` : null,
           task_cap_credits: cap(policy?.task_cap ?? null),
@@ -49,9 +77,9 @@ export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
           kill_switch_enabled: policy?.kill_switch === true,
         },
         spent: {
-          hour_credits: credits(spent?.hour ?? null),
-          today_credits: credits(spent?.today ?? null),
-          month_credits: credits(spent?.month ?? null),
+          hour_credits: credits(row.hour),
+          today_credits: credits(row.today),
+          month_credits: credits(row.month),
         },
       };
     },

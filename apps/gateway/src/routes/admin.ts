@@ -1,6 +1,7 @@
 import type { Router, RouterContext } from '@koa/router';
 import type { Knex } from 'knex';
 import { type AccessMode, getAccessMode, inviteOwner, listInvites, setAccessMode } from '../admin/access.js';
+import { registerApprovalRoutes } from '../admin/approvals.js';
 import { recordOperatorAction } from '../admin/audit.js';
 import {
   decideInstallation,
@@ -17,6 +18,7 @@ import {
   revokeOperatorKey,
 } from '../admin/operator-keys.js';
 import { setOrganizationActive } from '../admin/organizations.js';
+import { registerPolicyRoutes } from '../admin/policies.js';
 import {
   addSuppression,
   DEFAULT_SUPPRESSION_REASON,
@@ -24,6 +26,7 @@ import {
   removeSuppression,
 } from '../admin/suppressions.js';
 import { normalizeEmail, validateAdminInput } from '../admin/validation.js';
+import { registerWalletRoutes } from '../admin/wallets.js';
 import { jsonBody } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
@@ -238,6 +241,12 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
       reply(call.ctx, { ...outcome }, true);
     }, true),
   );
+
+  // Run approvals, wallets and budget policies (route groups in admin/{approvals,wallets,policies}.ts).
+  const kit = { knex, route, reply, parseBody };
+  registerApprovalRoutes(router, kit);
+  registerWalletRoutes(router, kit);
+  registerPolicyRoutes(router, kit);
 
   // Mail suppressions.
   router.get(

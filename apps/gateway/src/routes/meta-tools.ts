@@ -1,9 +1,11 @@
 import type { CapabilityHandler } from '@agw/capabilities';
+import { type MetaToolDefinition, metaTools } from '@agw/contracts';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import { jsonBody } from '../http/body.js';
+import type { MetaToolContext } from '../http/exchange.js';
 import type { GatewayState } from '../http/state.js';
-import { createInvokeRuntime } from '../invoke/chain.js';
+import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/chain.js';
 import { dryRun } from '../invoke/dry-run.js';
 import { invoke } from '../invoke/invoke.js';
 import { resolveCatalogCaller } from '../meta-tools/access.js';
@@ -25,41 +27,61 @@ export interface MetaToolRouteOptions {
   readonly handlers: readonly CapabilityHandler<never>[];
   /** The idempotency store and secret box of the access routes (mutating invokes, search cursors). */
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
+  /** Redis, rate limits and logger of the invoke runtime (src/invoke/chain.ts); defaults when omitted. */
+  readonly runtime?: InvokeRuntimeOptions;
 }
 
+/** One meta-tool's handler: reads `ctx.state.body`, answers on `ctx` (status, body, headers). */
+export type MetaToolHandler = (ctx: MetaToolContext) => Promise<void>;
+
+/** The four meta-tools' handlers, shared by the HTTP routes and the MCP endpoint (src/mcp). */
+export type MetaToolHandlers = Readonly<Record<MetaToolDefinition['name'], MetaToolHandler>>;
+
 /**
- * Registers POST /mcp/search_capabilities, /mcp/describe, /mcp/dry_run and /mcp/invoke. The last two
- * run the nine-guard chain (src/invoke) and need an installation key.
+ * Builds the four meta-tool handlers once: the search index, the version table and the guard chain
+ * (with its rate-limit buckets) are built here, not per request, and are the same for every transport.
  *
  * search_capabilities and describe: Both accept an anonymous call (no
  * Authorization header) and a keyed one; a header that is present must hold a valid installation key.
- * The search index and the version table are built here, once, not per request.
+ * dry_run and invoke run the nine-guard chain (src/invoke) and need an installation key.
  */
-export function registerMetaToolRoutes(router: Router<GatewayState>, options: MetaToolRouteOptions): void {
+export function createMetaToolHandlers(
+  options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>,
+): MetaToolHandlers {
   const { knex } = options;
   const index = buildSearchIndex(options.catalog);
   const versions = groupVersions(options.catalog);
   const cursors = createCursorCodec(options.access.box);
-  const body = jsonBody(options.bodyLimitBytes);
-
-  router.post('/mcp/search_capabilities', body, async (ctx) => {
-    const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
-    const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
-    ctx.body = searchCapabilities(index, request, { cursors, scopes: caller.scopes });
-  });
-
-  router.post('/mcp/describe', body, async (ctx) => {
-    const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
-    const request = validateBody('DescribeRequest', ctx.state.body);
-    ctx.body = describeCapability(versions, request, caller.scopes);
-  });
-
-  const runtime = createInvokeRuntime(knex);
+  const runtime = createInvokeRuntime(knex, options.runtime);
   const handlers = new Map(
     options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
   );
-  router.post('/mcp/dry_run', body, (ctx) => dryRun(ctx, runtime, versions));
-  router.post('/mcp/invoke', body, (ctx) =>
-    invoke(ctx, { runtime, versions, handlers, access: options.access }),
-  );
+  return {
+    async search_capabilities(ctx) {
+      const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+      const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
+      ctx.body = searchCapabilities(index, request, { cursors, scopes: caller.scopes });
+    },
+    async describe(ctx) {
+      const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+      const request = validateBody('DescribeRequest', ctx.state.body);
+      ctx.body = describeCapability(versions, request, caller.scopes);
+    },
+    dry_run: (ctx) => dryRun(ctx, runtime, versions),
+    invoke: (ctx) => invoke(ctx, { runtime, versions, handlers, access: options.access }),
+  };
+}
+
+/**
+ * Registers POST /mcp/search_capabilities, /mcp/describe, /mcp/dry_run and /mcp/invoke and returns
+ * their handlers, so the MCP endpoint serves the same instances (one chain, one set of rate limits).
+ */
+export function registerMetaToolRoutes(
+  router: Router<GatewayState>,
+  options: MetaToolRouteOptions,
+): MetaToolHandlers {
+  const handlers = createMetaToolHandlers(options);
+  const body = jsonBody(options.bodyLimitBytes);
+  for (const tool of metaTools) router.post(tool.path, body, (ctx) => handlers[tool.name](ctx));
+  return handlers;
 }

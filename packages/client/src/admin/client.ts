@@ -1,4 +1,10 @@
-import { type DebugEvent, defaultSleep, type FetchLike, type RequestOptions } from '../options.js';
+import {
+  type DebugEvent,
+  defaultSleep,
+  type FetchLike,
+  type MutationOptions,
+  type RequestOptions,
+} from '../options.js';
 import { type RequestSpec, send, type TransportConfig } from '../transport.js';
 import type {
   AccessInvite,
@@ -6,14 +12,22 @@ import type {
   AccessModeChange,
   AdminInstallation,
   ApprovalStatus,
+  BudgetPolicy,
+  BudgetPolicyChange,
+  BudgetPolicyPatch,
   CreatedOperatorKey,
   InstallationDecision,
   InviteResult,
   MailSuppression,
   OperatorKey,
   OrganizationChange,
+  RunApproval,
+  RunApprovalDecision,
+  RunApprovalStatus,
   SuppressResult,
   UnsuppressResult,
+  Wallet,
+  WalletCredit,
 } from './types.js';
 
 /** Options of {@link createAdminClient}. */
@@ -71,6 +85,36 @@ export interface AdminClient {
   suppressMail(email: string, reason?: string, options?: RequestOptions): Promise<SuppressResult>;
   /** POST /admin/mail-suppressions/remove. */
   unsuppressMail(email: string, options?: RequestOptions): Promise<UnsuppressResult>;
+  /** GET /admin/approvals: run approvals, oldest first; `status` defaults to `pending` (`all` for every state). */
+  listApprovals(
+    filter?: { status?: RunApprovalStatus | 'all'; organization?: string; limit?: number },
+    options?: RequestOptions,
+  ): Promise<RunApproval[]>;
+  /** GET /admin/approvals/{id}. */
+  getApproval(id: string, options?: RequestOptions): Promise<RunApproval>;
+  /** POST /admin/approvals/{id}/approve (409 when denied or expired). */
+  approveApproval(id: string, options?: RequestOptions): Promise<RunApprovalDecision>;
+  /** POST /admin/approvals/{id}/deny, with an optional reason for the audit log (409 when approved). */
+  denyApproval(id: string, reason?: string, options?: RequestOptions): Promise<RunApprovalDecision>;
+  /** GET /admin/wallets/{organizationId}. */
+  getWallet(organizationId: string, options?: RequestOptions): Promise<Wallet>;
+  /**
+   * POST /admin/wallets/{organizationId}/credit with an exact decimal string. Sends one
+   * Idempotency-Key per call (kept across retries, or `options.idempotencyKey`), so a retry never pays twice.
+   */
+  creditWallet(
+    organizationId: string,
+    input: { amount: string; memo?: string },
+    options?: MutationOptions,
+  ): Promise<WalletCredit>;
+  /** GET /admin/policies/{organizationId}. */
+  getPolicy(organizationId: string, options?: RequestOptions): Promise<BudgetPolicy>;
+  /** POST /admin/policies/{organizationId} (the same as PATCH): only the fields given change. */
+  setPolicy(
+    organizationId: string,
+    patch: BudgetPolicyPatch,
+    options?: RequestOptions,
+  ): Promise<BudgetPolicyChange>;
 }
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -148,5 +192,37 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
     suppressMail: (email, reason, call) =>
       post('/admin/mail-suppressions', reason === undefined ? { email } : { email, reason }, call),
     unsuppressMail: (email, call) => post('/admin/mail-suppressions/remove', { email }, call),
+    listApprovals: async (filter, call) => {
+      const query = new URLSearchParams();
+      if (filter?.status !== undefined) query.set('status', filter.status);
+      if (filter?.organization !== undefined) query.set('organization', filter.organization);
+      if (filter?.limit !== undefined) query.set('limit', String(filter.limit));
+      const text = query.toString();
+      return (
+        await get<{ approvals: RunApproval[] }>(`/admin/approvals${text === '' ? '' : `?${text}`}`, call)
+      ).approvals;
+    },
+    getApproval: async (id, call) =>
+      (await get<{ approval: RunApproval }>(`/admin/approvals/${segment(id)}`, call)).approval,
+    approveApproval: (id, call) => post(`/admin/approvals/${segment(id)}/approve`, {}, call),
+    denyApproval: (id, reason, call) =>
+      post(`/admin/approvals/${segment(id)}/deny`, reason === undefined ? {} : { reason }, call),
+    getWallet: async (organizationId, call) =>
+      (await get<{ wallet: Wallet }>(`/admin/wallets/${segment(organizationId)}`, call)).wallet,
+    creditWallet: (organizationId, input, call) => {
+      const { idempotencyKey, ...rest } = call ?? {};
+      // Not a state set: the key makes the gateway replay a retried credit instead of paying twice.
+      return request<WalletCredit>({
+        method: 'POST',
+        path: `/admin/wallets/${segment(organizationId)}/credit`,
+        body: input,
+        idempotencyKey: idempotencyKey ?? `credit-${globalThis.crypto.randomUUID()}`,
+        options: rest,
+      });
+    },
+    getPolicy: async (organizationId, call) =>
+      (await get<{ policy: BudgetPolicy }>(`/admin/policies/${segment(organizationId)}`, call)).policy,
+    setPolicy: (organizationId, patch, call) =>
+      post(`/admin/policies/${segment(organizationId)}`, patch, call),
   };
 }

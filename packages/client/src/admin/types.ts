@@ -123,3 +123,102 @@ export interface UnsuppressResult {
   removed: boolean;
   audit_id: string;
 }
+
+/** The state of a run approval: `expired` is a pending one past its `expires_at`. */
+export type RunApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+/** A run approval as the operator sees it (never its token or the token's hash). */
+export interface RunApproval {
+  approval_id: string;
+  status: RunApprovalStatus;
+  organization_id: string;
+  installation_id: string;
+  capability_id: string;
+  capability_version: string;
+  /** sha-256 of the canonical params the approval is bound to. */
+  params_hash: string;
+  reason: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  /** Set once the approved run executed. */
+  consumed_at: string | null;
+}
+
+/** Answer of `approveApproval` and `denyApproval`. */
+export interface RunApprovalDecision {
+  approval: RunApproval;
+  previous_status: RunApprovalStatus;
+  /** False when the approval already had this decision. */
+  changed: boolean;
+  /** The deny reason, when one was given. */
+  reason?: string;
+  audit_id: string;
+}
+
+/** A budget policy profile; a null cap means no cap. Amounts are exact decimal strings in credits. */
+export interface BudgetPolicy {
+  organization_id: string;
+  task_cap_credits: string | null;
+  daily_cap_credits: string | null;
+  monthly_cap_credits: string | null;
+  burn_rate_hourly_cap_credits: string | null;
+  kill_switch_enabled: boolean;
+  /** Null while the organization never had a profile. */
+  updated_at: string | null;
+}
+
+/** Fields of `setPolicy`: only those present change; null clears a cap. */
+export interface BudgetPolicyPatch {
+  task_cap_credits?: string | null;
+  daily_cap_credits?: string | null;
+  monthly_cap_credits?: string | null;
+  burn_rate_hourly_cap_credits?: string | null;
+  kill_switch_enabled?: boolean;
+}
+
+/** Answer of `setPolicy`. */
+export interface BudgetPolicyChange {
+  policy: BudgetPolicy;
+  previous: BudgetPolicy;
+  changed: boolean;
+  audit_id: string;
+}
+
+/** One wallet ledger row (append-only); `amount_credits` is positive, `kind` gives the direction. */
+export interface LedgerEntry {
+  id: string;
+  kind: 'charge' | 'credit';
+  amount_credits: string;
+  capability_id: string | null;
+  occurred_at: string;
+}
+
+/** An organization's wallet: balance, spend windows (last hour, UTC day, UTC month), policy, newest rows. */
+export interface Wallet {
+  organization_id: string;
+  currency: 'credits';
+  balance_credits: string;
+  spent: { hour_credits: string; today_credits: string; month_credits: string };
+  policy: {
+    policy_profile_id: string | null;
+    task_cap_credits: string | null;
+    daily_cap_credits: string | null;
+    monthly_cap_credits: string | null;
+    burn_rate_hourly_cap_credits: string | null;
+    kill_switch_enabled: boolean;
+  };
+  /** The newest ledger rows (up to 20), newest first. */
+  ledger: LedgerEntry[];
+}
+
+/** Answer of `creditWallet`. */
+export interface WalletCredit {
+  organization_id: string;
+  entry: LedgerEntry;
+  balance_credits: string;
+  /** True when the gateway answered an earlier credit with the same idempotency key. */
+  replayed: boolean;
+  memo?: string;
+  audit_id: string;
+}

@@ -29,8 +29,24 @@ export async function createApprovalChallenge(input: {
 }): Promise<ChallengeDecision> {
   const { approvals, principal, request, paramsHash, reason, now } = input;
   const token = generateApprovalToken();
+  const tokenHash = sha256Hex(token);
+  // Dedupe: while the same installation's approval of the same capability, version and params is
+  // still pending, a repeated invoke answers that approval (same approval_id) with a fresh token
+  // instead of queueing another one for the operator. Only the newest token is valid afterwards:
+  // the store keeps one token hash per approval, and the agent holds the newest answer anyway.
+  const renewed = await approvals.renewPending?.(
+    {
+      installation_id: principal.installation_id,
+      capability_id: request.capability.id,
+      capability_version: request.capability.version,
+      params_hash: paramsHash,
+    },
+    tokenHash,
+    now.toISOString(),
+  );
+  if (renewed !== undefined) return challengeFor(renewed, token);
   const record = await approvals.create({
-    token_hash: sha256Hex(token),
+    token_hash: tokenHash,
     organization_id: principal.organization_id,
     installation_id: principal.installation_id,
     capability_id: request.capability.id,

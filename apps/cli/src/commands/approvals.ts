@@ -1,0 +1,135 @@
+import type { RunApproval, RunApprovalDecision, RunApprovalStatus } from '@agw/client/admin';
+import type { CommandContext } from '../context.js';
+import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
+import { type Colors, colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
+
+/** The states `agw approvals list --status` accepts (`all` lists every state). */
+export const RUN_APPROVAL_STATUSES: readonly (RunApprovalStatus | 'all')[] = [
+  'pending',
+  'approved',
+  'denied',
+  'expired',
+  'all',
+];
+
+/** Flags of `agw approvals list`. */
+export interface ApprovalsListFlags extends OperatorFlags {
+  readonly status?: RunApprovalStatus | 'all' | undefined;
+  readonly org?: string | undefined;
+}
+
+/** `agw approvals list`: what waits for the operator (pending by default), oldest first. */
+export async function approvalsList(flags: ApprovalsListFlags, context: CommandContext): Promise<void> {
+  const client = await operatorClient(flags, context.env);
+  const approvals = await withGateway(() =>
+    client.listApprovals({
+      ...(flags.status ? { status: flags.status } : {}),
+      ...(flags.org ? { organization: flags.org } : {}),
+    }),
+  );
+  if (flags.json) {
+    writeJson(context.io, { approvals });
+    return;
+  }
+  if (approvals.length === 0) {
+    const status = flags.status ?? 'pending';
+    context.io.stdout(status === 'all' ? 'No approvals.\n' : `No ${status} approvals.\n`);
+    return;
+  }
+  const colors = colorsFor(context.io, context.env);
+  const rows = approvals.map((approval) => [
+    approval.approval_id,
+    statusText(approval.status, colors),
+    `${approval.capability_id}@${approval.capability_version}`,
+    approval.organization_id,
+    approval.installation_id,
+    formatTime(approval.expires_at),
+  ]);
+  context.io.stdout(
+    renderTable(['ID', 'STATUS', 'CAPABILITY', 'ORGANIZATION', 'INSTALLATION', 'EXPIRES'], rows, colors),
+  );
+}
+
+/** `agw approvals show <id>`: every field of one approval (never its token). */
+export async function approvalsShow(
+  id: string,
+  flags: OperatorFlags,
+  context: CommandContext,
+): Promise<void> {
+  const client = await operatorClient(flags, context.env);
+  const approval = await withGateway(() => client.getApproval(id));
+  if (flags.json) {
+    writeJson(context.io, { approval });
+    return;
+  }
+  context.io.stdout(describeApproval(approval, colorsFor(context.io, context.env)));
+}
+
+/** `agw approvals approve <id>`: the agent's token then runs the bound call once (exit 4 if denied/expired). */
+export async function approvalsApprove(
+  id: string,
+  flags: OperatorFlags,
+  context: CommandContext,
+): Promise<void> {
+  const client = await operatorClient(flags, context.env);
+  report(await withGateway(() => client.approveApproval(id)), 'approved', flags, context);
+}
+
+/** Flags of `agw approvals deny`. */
+export interface ApprovalsDenyFlags extends OperatorFlags {
+  readonly reason?: string | undefined;
+}
+
+/** `agw approvals deny <id> [--reason]`: the agent's token is then refused with 403. */
+export async function approvalsDeny(
+  id: string,
+  flags: ApprovalsDenyFlags,
+  context: CommandContext,
+): Promise<void> {
+  const client = await operatorClient(flags, context.env);
+  report(await withGateway(() => client.denyApproval(id, flags.reason)), 'denied', flags, context);
+}
+
+function report(
+  decision: RunApprovalDecision,
+  verb: 'approved' | 'denied',
+  flags: OperatorFlags,
+  context: CommandContext,
+): void {
+  if (flags.json) {
+    writeJson(context.io, decision);
+    return;
+  }
+  const what = `${decision.approval.approval_id} (${decision.approval.capability_id})`;
+  context.io.stdout(
+    decision.changed
+      ? `Approval ${what} ${verb} (was ${decision.previous_status}). audit_id ${decision.audit_id}\n`
+      : `Approval ${what} was already ${verb}; nothing changed. audit_id ${decision.audit_id}\n`,
+  );
+}
+
+function describeApproval(approval: RunApproval, colors: Colors): string {
+  return renderFields(
+    [
+      ['id', approval.approval_id],
+      ['status', statusText(approval.status, colors)],
+      ['capability', `${approval.capability_id}@${approval.capability_version}`],
+      ['params hash', approval.params_hash],
+      ['reason', approval.reason],
+      ['organization', approval.organization_id],
+      ['installation', approval.installation_id],
+      ['created', formatTime(approval.created_at)],
+      ['expires', formatTime(approval.expires_at)],
+      ['decided', formatTime(approval.decided_at)],
+      ['ran', formatTime(approval.consumed_at)],
+    ],
+    colors,
+  );
+}
+
+function statusText(status: RunApprovalStatus, colors: Colors): string {
+  if (status === 'approved') return colors.green(status);
+  if (status === 'denied') return colors.red(status);
+  if (status === 'expired') return colors.dim(status);
+  return colors.yellow(status);
+}

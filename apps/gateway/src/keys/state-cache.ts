@@ -1,0 +1,183 @@
+import type { InstallationState, InstallationStore, KeyRecord, KeyStore } from '@agw/guard';
+import type { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import type { Logger } from '../logger.js';
+
+/** The Redis channel every instance listens on; a message drops that instance's whole cache. */
+export const ACCESS_STATE_CHANNEL = 'agw:access-state:invalidate';
+
+/** Options of {@link createAccessStateCache}. */
+export interface AccessStateCacheOptions {
+  /** The knex instance whose state changes invalidate this cache (see {@link accessStateChanged}). */
+  readonly knex: Knex;
+  /** Invalidation reaches every instance on this Redis when set; only this process otherwise. */
+  readonly redis?: Redis | undefined;
+  readonly logger?: Logger;
+  /** Safety net: an entry is re-read after this long even without an invalidation. Default 10 s. */
+  readonly ttlMs?: number;
+  /** At most this many entries per map (least recently used dropped first). Default 10 000. */
+  readonly maxEntries?: number;
+}
+
+/** The invoke chain's KeyStore and InstallationStore with an in-process LRU/TTL cache in front. */
+export interface AccessStateCache {
+  wrapKeys(store: KeyStore): KeyStore;
+  wrapInstallations(store: InstallationStore): InstallationStore;
+  /** Drops every entry here and, through Redis, on every other instance (resolves once published). */
+  invalidate(): Promise<void>;
+}
+
+// The caches of each knex instance, for accessStateChanged. Keyed by the client's config object: a
+// transaction gets its own client object but shares the config of the knex it came from.
+const cachesByClient = new WeakMap<object, Set<AccessStateCache>>();
+
+// Invalidations not yet published (or whose transaction has not ended yet).
+const pending = new Set<Promise<void>>();
+
+/**
+ * Reports that a key, an installation or an organization changed through `db`. Inside a transaction the
+ * caches are dropped after it commits (a drop before the commit could let another request re-cache the
+ * old row) and not at all if it rolls back; on a plain knex immediately. Call it wherever such a change
+ * is written; {@link accessStateSettled} holds the response until the drop is published.
+ */
+export function accessStateChanged(db: Knex | Knex.Transaction): void {
+  const caches = cachesByClient.get(db.client.config);
+  if (caches === undefined) return;
+  const drop = async () => {
+    await Promise.all([...caches].map((cache) => cache.invalidate()));
+  };
+  const done: Promise<void> = (
+    db.isTransaction ? (db as Knex.Transaction).executionPromise.then(drop, () => undefined) : drop()
+  ).finally(() => pending.delete(done));
+  pending.add(done);
+}
+
+/**
+ * Koa middleware: a response that changed access state leaves only once every instance was told (the
+ * Redis PUBLISH is acknowledged after delivery to the subscribers), so the caller's next request to
+ * any instance sees the change. Bounded by the Redis command timeout; free when nothing changed.
+ */
+export function accessStateSettled() {
+  return async (_ctx: unknown, next: () => Promise<unknown>): Promise<void> => {
+    await next();
+    if (pending.size > 0) await Promise.all(pending);
+  };
+}
+
+interface Entry<T> {
+  readonly value: T;
+  readonly expiresAt: number;
+}
+
+/**
+ * Creates the cache of key records and installation state read on every invoke. Only what lets a
+ * request through is cached: live keys and ready installations (misses, revoked keys and pending,
+ * blocked or inactive states are read every time, so a new key or an approval works at once).
+ * Entries are dropped on every access-state change (after commit), everywhere when Redis is
+ * configured; the TTL only bounds staleness if a message is lost.
+ * While the Redis subscription is not live, nothing is cached (every request reads PostgreSQL), so a
+ * Redis outage costs speed, never correctness; on resubscribing the cache starts empty.
+ */
+export function createAccessStateCache(options: AccessStateCacheOptions): AccessStateCache {
+  const ttlMs = options.ttlMs ?? 10_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const keys = new Map<string, Entry<KeyRecord>>();
+  const installations = new Map<string, Entry<InstallationState>>();
+  // Bumped by every drop: a read that started before it must not store what it read.
+  let generation = 0;
+  const dropLocal = () => {
+    generation += 1;
+    keys.clear();
+    installations.clear();
+  };
+
+  let subscribed = options.redis === undefined;
+  const { redis } = options;
+  if (redis !== undefined) {
+    const subscriber = redis.duplicate();
+    subscriber.on('error', () => {
+      // The main client logs Redis errors; while this one is down nothing is cached.
+    });
+    subscriber.on('ready', () => {
+      subscriber.subscribe(ACCESS_STATE_CHANNEL).then(
+        () => {
+          dropLocal();
+          subscribed = true;
+        },
+        () => undefined,
+      );
+    });
+    subscriber.on('close', () => {
+      subscribed = false;
+      dropLocal();
+    });
+    subscriber.on('message', dropLocal);
+    subscriber.connect().catch(() => undefined);
+    // The subscriber lives as long as the main client (closed by the server's shutdown).
+    redis.once('end', () => subscriber.disconnect());
+  }
+
+  const cached = <T>(
+    map: Map<string, Entry<T>>,
+    id: string,
+    load: () => Promise<T | undefined>,
+    keep: (value: T) => boolean,
+  ) => {
+    const hit = map.get(id);
+    const now = Date.now();
+    if (hit !== undefined && hit.expiresAt > now && subscribed) {
+      // Refresh its place in the LRU order.
+      map.delete(id);
+      map.set(id, hit);
+      return hit.value;
+    }
+    if (hit !== undefined) map.delete(id);
+    const started = generation;
+    return load().then((value) => {
+      if (value !== undefined && keep(value) && subscribed && started === generation) {
+        map.set(id, { value, expiresAt: now + ttlMs });
+        if (map.size > maxEntries) map.delete(map.keys().next().value as string);
+      }
+      return value;
+    });
+  };
+
+  const cache: AccessStateCache = {
+    wrapKeys: (store) => ({
+      findByPrefix: (prefix) =>
+        cached(
+          keys,
+          prefix,
+          async () => store.findByPrefix(prefix),
+          (key) => key.revoked_at === null,
+        ),
+    }),
+    wrapInstallations: (store) => ({
+      getState: (id) => cached(installations, id, async () => store.getState(id), isReady),
+    }),
+    async invalidate() {
+      dropLocal();
+      // A failed publish leaves the other instances on their TTL; while Redis is down they cache nothing.
+      await redis?.publish(ACCESS_STATE_CHANNEL, '1').catch((error: unknown) => {
+        options.logger?.warn({ err: error }, 'access-state invalidation not published');
+      });
+    },
+  };
+  let registered = cachesByClient.get(options.knex.client.config);
+  if (registered === undefined) {
+    registered = new Set();
+    cachesByClient.set(options.knex.client.config, registered);
+  }
+  registered.add(cache);
+  return cache;
+}
+
+/** Approved, owner verified, agent mailbox verified when set, organization active: invokes pass. */
+function isReady(state: InstallationState): boolean {
+  return (
+    state.operator_approval_status === 'approved' &&
+    state.organization_is_active &&
+    state.owner_verified_at !== null &&
+    (state.agent_email === null || state.agent_email_verified_at !== null)
+  );
+}
