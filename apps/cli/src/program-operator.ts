@@ -11,6 +11,7 @@ import { mailList, mailShow, mailSuppress, mailSuppressions, mailUnsuppress } fr
 import { operatorKeyCreate, operatorKeyList, operatorKeyRevoke } from './commands/operator-keys.js';
 import { orgsActivate, orgsDeactivate } from './commands/orgs.js';
 import type { CommandContext } from './context.js';
+import { registerAuditCommands } from './program-audit.js';
 import { registerBudgetCommands } from './program-budget.js';
 
 const CONNECTION_HELP = `
@@ -76,6 +77,7 @@ export function registerOperatorCommands(program: Command, context: CommandConte
     .action((id: string, flags) => installationsBlock(id, flags, context));
 
   registerBudgetCommands(program, context, { operatorCommand, group });
+  registerAuditCommands(program, context, { operatorCommand, group });
 
   const orgs = group(program, 'orgs', 'activate or deactivate organizations', [
     'agw orgs deactivate <org-id>',

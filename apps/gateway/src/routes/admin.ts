@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { type AccessMode, getAccessMode, inviteOwner, listInvites, setAccessMode } from '../admin/access.js';
 import { registerApprovalRoutes } from '../admin/approvals.js';
 import { recordOperatorAction } from '../admin/audit.js';
+import { registerAuditRoutes } from '../admin/audit-log.js';
 import {
   decideInstallation,
   findInstallation,
@@ -242,11 +243,12 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
     }, true),
   );
 
-  // Run approvals, wallets and budget policies (route groups in admin/{approvals,wallets,policies}.ts).
+  // Run approvals, wallets, budget policies and the audit log (admin/{approvals,wallets,policies,audit-log}.ts).
   const kit = { knex, route, reply, parseBody };
   registerApprovalRoutes(router, kit);
   registerWalletRoutes(router, kit);
   registerPolicyRoutes(router, kit);
+  registerAuditRoutes(router, kit);
 
   // Mail suppressions.
   router.get(

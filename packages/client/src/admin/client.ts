@@ -12,6 +12,10 @@ import type {
   AccessModeChange,
   AdminInstallation,
   ApprovalStatus,
+  AuditChainAnchor,
+  AuditChainVerification,
+  AuditEventFilter,
+  AuditEventPage,
   BudgetPolicy,
   BudgetPolicyChange,
   BudgetPolicyPatch,
@@ -115,6 +119,13 @@ export interface AdminClient {
     patch: BudgetPolicyPatch,
     options?: RequestOptions,
   ): Promise<BudgetPolicyChange>;
+  /** GET /admin/audit: one page of audit rows, newest first; follow `next_cursor` for older ones. */
+  listAuditEvents(filter?: AuditEventFilter, options?: RequestOptions): Promise<AuditEventPage>;
+  /**
+   * GET /admin/audit/verify: recomputes the audit hash chain. Tampering is an answer (`ok: false`,
+   * `first_bad`), not an error. With an anchor, also checks the chain still holds that head.
+   */
+  verifyAuditLog(anchor?: AuditChainAnchor, options?: RequestOptions): Promise<AuditChainVerification>;
 }
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -224,5 +235,20 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       (await get<{ policy: BudgetPolicy }>(`/admin/policies/${segment(organizationId)}`, call)).policy,
     setPolicy: (organizationId, patch, call) =>
       post(`/admin/policies/${segment(organizationId)}`, patch, call),
+    listAuditEvents: (filter, call) => {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(filter ?? {})) {
+        if (value !== undefined) query.set(name, String(value));
+      }
+      const text = query.toString();
+      return get<AuditEventPage>(`/admin/audit${text === '' ? '' : `?${text}`}`, call);
+    },
+    verifyAuditLog: (anchor, call) => {
+      const query =
+        anchor === undefined
+          ? ''
+          : `?${new URLSearchParams({ anchor_seq: String(anchor.seq), anchor_hash: anchor.hash })}`;
+      return get<AuditChainVerification>(`/admin/audit/verify${query}`, call);
+    },
   };
 }

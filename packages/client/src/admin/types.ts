@@ -222,3 +222,76 @@ export interface WalletCredit {
   memo?: string;
   audit_id: string;
 }
+
+/** One audit-log row (`GET /admin/audit`); rows hold no secrets (keys appear by prefix only). */
+export interface AuditEvent {
+  audit_id: string;
+  /** Its place in the hash chain; null until the gateway's sealer reached it (about a second). */
+  seq: number | null;
+  /** ISO 8601 UTC to the microsecond. */
+  occurred_at: string;
+  request_id: string;
+  /** `installation:<id>`, `operator:<key prefix>`, `anonymous`, `cli:database`. */
+  actor: string;
+  /** e.g. `capability.invoke`, `installation.approve`, `http.request`. */
+  action: string;
+  /** e.g. `allowed`, `denied`, `succeeded`, `failed`, `replayed`, `simulated`. */
+  outcome: string;
+  http_status: number;
+  organization_id: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Filters of `listAuditEvents`; every one narrows the list. */
+export interface AuditEventFilter {
+  organization?: string;
+  /** Rows of this installation: its own actions and operator actions on it. */
+  installation?: string;
+  actor?: string;
+  action?: string;
+  outcome?: string;
+  /** ISO 8601 date-time: only rows at or after it. */
+  since?: string;
+  /** 1–500, default 50. */
+  limit?: number;
+  /** `next_cursor` of the previous page. */
+  cursor?: string;
+}
+
+/** One page of `listAuditEvents`, newest first. */
+export interface AuditEventPage {
+  events: AuditEvent[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** Why a chain position does not verify. */
+export type AuditChainFault =
+  | 'hash_mismatch'
+  | 'missing_seq'
+  | 'row_missing'
+  | 'prev_hash_mismatch'
+  | 'anchor_mismatch';
+
+/** A chain head recorded earlier (`verifyAuditLog().head`), to detect a cut-off or rewritten tail. */
+export interface AuditChainAnchor {
+  seq: number;
+  hash: string;
+}
+
+/** Answer of `verifyAuditLog`. */
+export interface AuditChainVerification {
+  /** True when every sealed row verifies (and the anchor, when given, matches). */
+  ok: boolean;
+  sealed: number;
+  /** Rows not yet sealed (normally only those of the last second). */
+  unsealed: number;
+  head: AuditChainAnchor | null;
+  first_bad: {
+    seq: number;
+    reason: AuditChainFault;
+    message: string;
+    audit_id: string | null;
+  } | null;
+  verified_at: string;
+}
