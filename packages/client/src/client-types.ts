@@ -115,6 +115,11 @@ export interface GatewayClient {
     params: CapabilityInput<Id>,
     options?: InvokeOptions,
   ): Promise<TypedInvokeResponse<Id>>;
+  /**
+   * GET /mcp/jobs/:id, the job of an `accepted` invoke (`poll.job_id`): `accepted` while it runs, then the
+   * final InvokeResponse; a job that failed throws its GatewayError, like the invoke would have.
+   */
+  getJob(jobId: string, options?: RequestOptions): Promise<InvokeResponse>;
   /** GET the `poll.url` of an `accepted` invoke answer: the invocation's current InvokeResponse. */
   pollInvocation(poll: InvocationPoll, options?: RequestOptions): Promise<InvokeResponse>;
   /**

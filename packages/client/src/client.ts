@@ -81,7 +81,7 @@ export function createClient(options: ClientOptions): GatewayClient {
         ...(call?.approvalToken === undefined ? {} : { approval_token: call.approvalToken }),
       };
       const secrets = call?.approvalToken === undefined ? [] : [call.approvalToken];
-      return request<InvokeResponse>({
+      const answer = request<InvokeResponse>({
         method: 'POST',
         path: '/mcp/invoke',
         body,
@@ -89,6 +89,12 @@ export function createClient(options: ClientOptions): GatewayClient {
         secrets,
         options: call,
       });
+      if (!call?.waitForJob) return answer;
+      const bound = call.waitForJob === true ? {} : call.waitForJob;
+      const { signal } = call;
+      return answer.then((first) =>
+        client.waitForInvocation(first, { ...bound, ...(signal === undefined ? {} : { signal }) }),
+      );
     },
   };
 
@@ -127,6 +133,7 @@ export function createClient(options: ClientOptions): GatewayClient {
     describe: (id, call) => unchecked.describe(id, call) as never,
     dryRun: (id, params, call) => unchecked.dryRun(id, params as Record<string, unknown>, call) as never,
     invoke: (id, params, call) => unchecked.invoke(id, params as Record<string, unknown>, call) as never,
+    getJob: (jobId, call) => get(`/mcp/jobs/${encodeURIComponent(jobId)}`, call),
     pollInvocation: async (poll: InvocationPoll, call) => get(relativePollPath(poll), call),
     waitForInvocation: (response, call) =>
       waitForInvocation({ client, now: config.now, sleep: config.sleep }, response, call),

@@ -44,6 +44,11 @@ export interface InvokeOptions extends VersionOptions {
   idempotencyKey?: string;
   /** The `approval_token` of an approved `pending_approval` answer. */
   approvalToken?: string;
+  /**
+   * Wait for a long-running capability: an `accepted` answer is polled (see `waitForInvocation`) and the
+   * final answer returned. `true` waits up to 15 minutes; `{ maxWaitMs }` sets the bound.
+   */
+  waitForJob?: boolean | { maxWaitMs?: number };
 }
 
 /**

@@ -166,6 +166,45 @@ describe('accepted invocations', () => {
     expect(time.sleeps).toEqual([3000, 5000]);
   });
 
+  it('getJob() GETs /mcp/jobs/<id> with the installation key', async () => {
+    gateway.on('GET', '/mcp/jobs/job-1', { status: 200, body: succeeded(CAPABILITY, { done: true }) });
+    expect((await client().getJob('job-1')).result).toEqual({ done: true });
+    expect(gateway.calls('GET', '/mcp/jobs/job-1')[0]?.headers.authorization).toBe(
+      `Bearer ${INSTALLATION_KEY}`,
+    );
+  });
+
+  it('invoke({ waitForJob: true }) polls an accepted answer until final, invoking once', async () => {
+    const job = (retryAfter: number): InvokeResponse => ({
+      ...succeeded(CAPABILITY, undefined),
+      status: 'accepted' as const,
+      poll: { job_id: 'job-1', url: '/mcp/jobs/job-1', retry_after_seconds: retryAfter },
+    });
+    gateway.on('POST', '/mcp/invoke', { status: 200, body: job(1) });
+    gateway.on('GET', '/mcp/jobs/job-1', [
+      { status: 200, body: job(2) },
+      { status: 200, body: job(4) },
+      { status: 200, body: succeeded(CAPABILITY, { document: { id: 'doc-1' } }) },
+    ]);
+    const final = await client().invoke(CAPABILITY, PARAMS, { waitForJob: true });
+    expect(final).toMatchObject({ status: 'succeeded', result: { document: { id: 'doc-1' } } });
+    // The gateway's retry_after_seconds grows with the job's age: the SDK backs off as told.
+    expect(time.sleeps).toEqual([1000, 2000, 4000]);
+    expect(gateway.calls('POST', '/mcp/invoke')).toHaveLength(1);
+    expect(gateway.calls('GET', '/mcp/jobs/job-1')).toHaveLength(3);
+  });
+
+  it('invoke({ waitForJob: { maxWaitMs } }) gives up with InvocationTimeoutError; without it returns accepted', async () => {
+    gateway.on('POST', '/mcp/invoke', { status: 200, body: accepted(10) });
+    gateway.on('GET', '/mcp/invocations/audit-1', { status: 200, body: accepted(10) });
+    expect((await client().invoke(CAPABILITY, PARAMS)).status).toBe('accepted');
+    const error = await client()
+      .invoke(CAPABILITY, PARAMS, { waitForJob: { maxWaitMs: 25_000 } })
+      .catch((caught: unknown) => caught);
+    expect(InvocationTimeoutError.isInvocationTimeoutError(error)).toBe(true);
+    expect(gateway.calls('GET', '/mcp/invocations/audit-1')).toHaveLength(2);
+  });
+
   it('waitForInvocation() returns a final answer untouched and gives up after maxWaitMs', async () => {
     const done = succeeded(CAPABILITY, {}) as InvokeResponse;
     await expect(client().waitForInvocation(done)).resolves.toBe(done);

@@ -83,6 +83,13 @@ function operationObject(op: OperationDefinition): Record<string, unknown> {
   };
   if (op.auth === 'bootstrap_key')
     object.description = 'Authenticate with the bootstrap key returned by /register.';
+  const pathParameters = [...op.path.matchAll(/\{([a-z_]+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string', format: 'uuid' },
+  }));
+  if (pathParameters.length > 0) object.parameters = pathParameters;
   if (op.idempotencyHeader) {
     object.parameters = [
       {

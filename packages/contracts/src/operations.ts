@@ -142,6 +142,20 @@ export const operations: readonly OperationDefinition[] = Object.freeze([
   metaTool('describeCapability', 'describe', 'optional_installation_key', 'Describe', [400, 401, 403, 404]),
   metaTool('dryRun', 'dry_run', 'installation_key', 'DryRun', [400, 401, 403, 404, 412, 503]),
   metaTool('invoke', 'invoke', 'installation_key', 'Invoke', [400, 401, 403, 404, 409, 412, 429, 503]),
+  {
+    operationId: 'getJob',
+    method: 'GET',
+    path: '/mcp/jobs/{job_id}',
+    summary:
+      'Poll a long-running invoke (the poll.url of an accepted answer): accepted while it runs, then the final InvokeResponse or its error envelope.',
+    tag: 'meta-tools',
+    auth: 'installation_key',
+    idempotencyHeader: false,
+    response: 'InvokeResponse',
+    successStatus: 200,
+    // A finished job that failed answers its stored envelope, with the status invoke would have used.
+    errorStatuses: statuses(ANY, [400, 401, 403, 404, 409, UNAVAILABLE]),
+  },
 ]);
 
 function access(

@@ -117,9 +117,10 @@ describe('operations and OpenAPI', () => {
         'POST /mcp/describe 200',
         'POST /mcp/dry_run 200',
         'POST /mcp/invoke 200',
+        'GET /mcp/jobs/{job_id} 200',
       ]),
     );
-    expect(rows).toHaveLength(18);
+    expect(rows).toHaveLength(19);
     const invoke = operations.find((op) => op.path === '/mcp/invoke')!;
     expect(invoke.errorStatuses).toEqual(expect.arrayContaining([400, 401, 403, 409, 412, 429, 500]));
     for (const op of operations) {
@@ -173,6 +174,10 @@ describe('operations and OpenAPI', () => {
     expect(doc.paths['/mcp/invoke']?.post?.security).toEqual([{ bearer: [] }]);
     expect(doc.paths['/register']?.post?.security).toEqual([]);
     expect(doc.paths['/register']?.post?.parameters?.map((p) => p.name)).toEqual(['Idempotency-Key']);
+    expect(doc.paths['/mcp/jobs/{job_id}']?.get?.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/mcp/jobs/{job_id}']?.get?.parameters).toEqual([
+      { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+    ]);
     expect(Object.keys(doc.paths['/mcp/invoke']?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '409', '412', '429', '500']),
     );

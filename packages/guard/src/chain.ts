@@ -73,6 +73,27 @@ export interface GuardChain {
    * failed, after running the others, so a caller cannot commit a result that was not recorded.
    */
   settle(run: ChainRun, execution?: Execution): Promise<Settlement>;
+  /**
+   * The JSON-safe state of a passed invoke run, to continue it later (a long-running job, possibly in
+   * another process after a restart). Holds no credentials: `authorization` and `approvalToken` are
+   * dropped (the guards that needed them already ran).
+   */
+  snapshot(run: ChainRun): RunSnapshot;
+  /**
+   * A passed run rebuilt from {@link GuardChain.snapshot}: `resume` continues after `snapshot.after`,
+   * and it settles once like any run. The chain trusts the snapshot, so pass only what `snapshot`
+   * returned and your own storage kept.
+   */
+  restore(snapshot: RunSnapshot): ChainRun;
+}
+
+/** A passed invoke run at rest: see {@link GuardChain.snapshot}. */
+export interface RunSnapshot {
+  readonly request: GuardRequest;
+  readonly facts: GuardFacts;
+  readonly trace: readonly TraceEntry[];
+  /** The last guard that ran. */
+  readonly after: GuardName;
 }
 
 /** Where each run stopped, so `resume` continues from there and rejects foreign runs. */
@@ -161,6 +182,28 @@ export function createGuardChain(guards: readonly Guard[], options: GuardChainOp
       }
       settled.add(run);
       return settleRun({ run, execution, guards: ordered });
+    },
+    snapshot(run) {
+      const position = positions.get(run);
+      if (run.outcome !== 'pass' || run.context.mode !== 'invoke' || position === undefined) {
+        throw new GuardConfigError('Only a passed invoke run of this chain has a snapshot.');
+      }
+      const { authorization: _key, approvalToken: _token, ...request } = run.context.request;
+      const after = guardOrder[position.lastIndex] as GuardName;
+      return { request, facts: run.context.facts, trace: run.trace, after };
+    },
+    restore(snapshot) {
+      if (!isGuardName(snapshot?.after)) throw new GuardConfigError('A snapshot names the last guard run.');
+      const trace = [...snapshot.trace];
+      const context: GuardContext = {
+        request: snapshot.request,
+        facts: snapshot.facts,
+        mode: 'invoke',
+        trace,
+      };
+      const run: ChainRun = { outcome: 'pass', context, trace };
+      positions.set(run, { lastIndex: guardOrder.indexOf(snapshot.after) });
+      return run;
     },
   };
 }

@@ -6,6 +6,7 @@ export {
   type GuardChain,
   type GuardChainOptions,
   type RunOptions,
+  type RunSnapshot,
   runErrorCode,
   shadowableGuards,
 } from './chain.js';

@@ -176,6 +176,48 @@ describe('running a chain', () => {
     await expect(chain.resume(denied)).rejects.toThrow(GuardConfigError);
   });
 
+  it('snapshots a passed run without credentials and restores it in another chain, to resume and settle', async () => {
+    const seen: string[] = [];
+    const build = () =>
+      createGuardChain(
+        guardOrder.map((name) =>
+          defineGuard({
+            name,
+            check: ({ facts }) => {
+              seen.push(name);
+              return { outcome: 'pass', facts: { ...facts, paramsHash: `after-${name}` } };
+            },
+          }),
+        ),
+      );
+    const original = build();
+    const first = await original.run(
+      { ...input, authorization: 'Bearer agw_ak_secret', approvalToken: 'agw_ap_secret' },
+      { until: 'billing' },
+    );
+    const stored = JSON.stringify(original.snapshot(first));
+    expect(stored).not.toContain('secret');
+    seen.length = 0;
+    const later = build();
+    const restored = later.restore(JSON.parse(stored));
+    const rest = await later.resume(restored);
+    expect(seen).toEqual(['egress']);
+    expect(rest.context.facts.paramsHash).toBe('after-egress');
+    expect(rest.trace.map((entry) => entry.guard)).toEqual(guardOrder);
+    await expect(later.settle(rest, { status: 'succeeded' })).resolves.toMatchObject({
+      outcome: 'succeeded',
+    });
+    expect(() => later.snapshot(rest)).not.toThrow();
+    const denied = await createGuardChain([
+      defineGuard({
+        name: 'scopes',
+        check: () => ({ outcome: 'deny', code: 'scope_missing', message: 'no' }),
+      }),
+    ]).run(input);
+    expect(() => later.snapshot(denied)).toThrow(GuardConfigError);
+    expect(() => later.restore({ ...JSON.parse(stored), after: 'nope' })).toThrow(GuardConfigError);
+  });
+
   it('records but does not enforce a shadowed guard', async () => {
     const chain = createGuardChain(
       [
