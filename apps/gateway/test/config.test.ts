@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       smtpUrl: undefined,
       logLevel: 'info',
       bodyLimitBytes: 1048576,
+      egressAllowedHosts: [],
+      egressAllowHttp: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -84,11 +86,26 @@ describe('loadConfig', () => {
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL', 'PUBLIC_BASE_URL must be an absolute http(s) URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL', 'REDIS_URL must be a redis:// or rediss:// URL'],
     [{ SMTP_URL: 'mail' }, 'SMTP_URL', 'SMTP_URL must be a smtp:// or smtps:// URL'],
+    [
+      { EGRESS_ALLOWED_HOSTS: 'api.example.com,https://x.org/' },
+      'EGRESS_ALLOWED_HOSTS',
+      "EGRESS_ALLOWED_HOSTS must be comma-separated host names, got 'https://x.org/'",
+    ],
+    [{ EGRESS_ALLOW_HTTP: 'yes' }, 'EGRESS_ALLOW_HTTP', "EGRESS_ALLOW_HTTP must be true or false, got 'yes'"],
   ])('rejects %j with a one-line message naming the variable', (env, variable, message) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(message);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('reads the egress allow-list as lower-cased host names and wildcard subdomains', () => {
+    const config = loadConfig({
+      EGRESS_ALLOWED_HOSTS: ' API.example.com, *.example.org ,127.0.0.1',
+      EGRESS_ALLOW_HTTP: 'true',
+    });
+    expect(config.egressAllowedHosts).toEqual(['api.example.com', '*.example.org', '127.0.0.1']);
+    expect(config.egressAllowHttp).toBe(true);
   });
 
   it('names the flag value when --port is bad', () => {

@@ -22,11 +22,15 @@ async function mailedCode(to: string): Promise<string> {
 /** Onboards with the SDK; the operator approves after the SDK's first poll saw `pending`. */
 async function onboardWithSdk() {
   let clock = Date.parse('2026-11-22T09:00:00Z');
+  // Virtual time runs ahead of real time: a wait also lets the operator's approval finish, so the
+  // poll after it sees the decision (as it would after a real 60 s wait).
+  let approving: Promise<unknown> | undefined;
   const client = createClient({
     baseUrl: gateway.url,
     now: () => clock,
     sleep: async (ms) => {
       clock += ms;
+      await approving;
     },
   });
   const admin = createAdminClient({ baseUrl: gateway.url, operatorKey: gateway.operatorKey });
@@ -41,7 +45,7 @@ async function onboardWithSdk() {
     onStatus: (event) => {
       events.push(event.type);
       if (event.type === 'organization_created') installationId = event.installationId;
-      if (event.type === 'approval_poll') void admin.approveInstallation(installationId);
+      if (event.type === 'approval_poll') approving = admin.approveInstallation(installationId);
     },
   });
   return { client, result, events, startedAt: clock };

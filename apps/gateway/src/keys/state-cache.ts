@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { InstallationState, InstallationStore, KeyRecord, KeyStore } from '@agw/guard';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
@@ -5,6 +6,13 @@ import type { Logger } from '../logger.js';
 
 /** The Redis channel every instance listens on; a message drops that instance's whole cache. */
 export const ACCESS_STATE_CHANNEL = 'agw:access-state:invalidate';
+
+// Each subscriber acknowledges a drop by pushing to this list (suffixed with the message id), so the
+// publisher knows every instance has dropped before its response leaves.
+const ACK_LIST_PREFIX = 'agw:access-state:ack:';
+// How long a publisher waits for the acknowledgements; an instance that has not answered by then is on
+// its TTL (or, with its subscription down, caches nothing at all).
+const ACK_WAIT_MS = 250;
 
 /** Options of {@link createAccessStateCache}. */
 export interface AccessStateCacheOptions {
@@ -111,7 +119,16 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
       subscribed = false;
       dropLocal();
     });
-    subscriber.on('message', dropLocal);
+    subscriber.on('message', (_channel: string, id: string) => {
+      dropLocal();
+      const ackList = `${ACK_LIST_PREFIX}${id}`;
+      redis
+        .multi()
+        .rpush(ackList, '1')
+        .pexpire(ackList, ACK_WAIT_MS * 4)
+        .exec()
+        .catch(() => undefined);
+    });
     subscriber.connect().catch(() => undefined);
     // The subscriber lives as long as the main client (closed by the server's shutdown).
     redis.once('end', () => subscriber.disconnect());
@@ -157,9 +174,10 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     }),
     async invalidate() {
       dropLocal();
+      if (redis === undefined) return;
       // A failed publish leaves the other instances on their TTL; while Redis is down they cache nothing.
-      await redis?.publish(ACCESS_STATE_CHANNEL, '1').catch((error: unknown) => {
-        options.logger?.warn({ err: error }, 'access-state invalidation not published');
+      await publishAndAwaitAcks(redis).catch((error: unknown) => {
+        options.logger?.warn({ err: error }, 'access-state invalidation not confirmed by every instance');
       });
     },
   };
@@ -170,6 +188,24 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
   }
   registered.add(cache);
   return cache;
+}
+
+/**
+ * Publishes a drop and waits (at most {@link ACK_WAIT_MS}) until every subscriber that received it has
+ * acknowledged it. PUBLISH only says the message was written to the subscribers' sockets; an instance
+ * may still serve a request from its cache before it reads the message. The acknowledgement is pushed
+ * after the drop, so once all are in, no instance answers from the old state.
+ */
+async function publishAndAwaitAcks(redis: Redis): Promise<void> {
+  const id = randomUUID();
+  const receivers = await redis.publish(ACCESS_STATE_CHANNEL, id);
+  const ackList = `${ACK_LIST_PREFIX}${id}`;
+  const deadline = Date.now() + ACK_WAIT_MS;
+  while ((await redis.llen(ackList)) < receivers) {
+    if (Date.now() >= deadline)
+      throw new Error(`${receivers} instances were told, not all confirmed in time`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
 }
 
 /** Approved, owner verified, agent mailbox verified when set, organization active: invokes pass. */

@@ -1,0 +1,108 @@
+// Egress over real HTTP: a handler's `fetch` reaches a loopback server that EGRESS_ALLOWED_HOSTS lists and
+// the contract declares; a URL outside that list is refused mid-run (403 egress_denied, audited as the
+// run's outcome, nothing charged); a contract declaring a host the gateway does not allow is refused
+// before its handler runs.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
+import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
+import type { CatalogContract } from '@agw/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, onboard } from './helpers/access-client.js';
+import { useGateway } from './helpers/gateway.js';
+import { expectEnvelope } from './helpers/http.js';
+
+let upstream: Server;
+let upstreamHits = 0;
+let port = 0;
+const handlerRuns: string[] = [];
+
+const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
+const anyParams = { type: 'object', properties: {}, additionalProperties: false } as never;
+
+/** A read test capability that declares `egress` and fetches `url()` through the handler's fetch. */
+function fetching(id: string, egress: readonly string[], url: () => string) {
+  return defineCapabilityHandler<Record<string, never>, unknown>({
+    contract: { ...template, id, domain: 'demo', cost_credits: '0.5', egress, input_schema: anyParams },
+    async handle(_input, ctx) {
+      handlerRuns.push(id);
+      const response = await ctx.fetch(url());
+      return response.json();
+    },
+  });
+}
+
+const handlers = [
+  ...capabilityHandlers,
+  fetching('demo.rates.fetch', ['127.0.0.1'], () => `http://127.0.0.1:${port}/rates`),
+  fetching('demo.rates.sneak', ['127.0.0.1'], () => `http://localhost:${port}/rates`),
+  fetching('demo.rates.elsewhere', ['api.example.com'], () => 'https://api.example.com/rates'),
+] as CapabilityHandler<never>[];
+
+const gateway = useGateway({
+  handlers,
+  catalog: handlers.map((handler) => handler.contract as CatalogContract),
+  env: { EGRESS_ALLOWED_HOSTS: '127.0.0.1', EGRESS_ALLOW_HTTP: 'true' },
+});
+
+let key: string;
+let organizationId: string;
+beforeAll(async () => {
+  upstream = createServer((_request, response) => {
+    upstreamHits += 1;
+    response.setHeader('Content-Type', 'application/json');
+    response.end(JSON.stringify({ eur_usd: '1.08' }));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  port = (upstream.address() as AddressInfo).port;
+
+  const flow = await onboard(gateway.client);
+  await gateway
+    .knex('installations')
+    .where({ id: flow.installationId })
+    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
+  key = flow.installationKey;
+  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
+    .organization_id;
+  await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '10' });
+});
+afterAll(async () => {
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+const invoke = (id: string): Promise<Answer> =>
+  gateway.client.post('/mcp/invoke', { id, params: {} }, { idem: null, key });
+const charges = async () =>
+  (await gateway.knex('wallet_ledger').where({ organization_id: organizationId, kind: 'charge' })).length;
+
+describe('egress', () => {
+  it('reaches an allow-listed, declared host and charges the run', async () => {
+    const answer = await invoke('demo.rates.fetch');
+    expect(answer.status).toBe(200);
+    expect(answer.json.result).toEqual({ eur_usd: '1.08' });
+    expect(upstreamHits).toBe(1);
+    expect(await charges()).toBe(1);
+  });
+
+  it('refuses a URL outside the declared hosts mid-run: 403 egress_denied, audited, not charged', async () => {
+    const hitsBefore = upstreamHits;
+    const answer = await invoke('demo.rates.sneak');
+    expect(answer.status).toBe(403);
+    const error = expectEnvelope(answer.json, 'egress_denied');
+    expect(error.details).toEqual([{ host: 'localhost' }]);
+    expect(upstreamHits).toBe(hitsBefore);
+    expect(await charges()).toBe(1);
+    const audit = await gateway.knex('audit_events').where({ audit_id: error.audit_id }).first();
+    expect(audit).toMatchObject({ outcome: 'failed', http_status: 403 });
+    expect(audit.details).toMatchObject({ reason_code: 'egress_denied' });
+  });
+
+  it('refuses a capability whose declared host is not allow-listed before its handler runs', async () => {
+    const answer = await invoke('demo.rates.elsewhere');
+    expect(answer.status).toBe(403);
+    const error = expectEnvelope(answer.json, 'egress_denied');
+    expect(error.details).toEqual([{ host: 'api.example.com' }]);
+    expect(handlerRuns).not.toContain('demo.rates.elsewhere');
+    expect(await charges()).toBe(1);
+  });
+});
