@@ -11,7 +11,8 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
-import { rateLimitsOf } from './invoke/chain.js';
+import { egressOf, rateLimitsOf } from './invoke/chain.js';
+import type { JobWorker } from './jobs/worker.js';
 import { accessStateSettled } from './keys/state-cache.js';
 import type { Logger } from './logger.js';
 import { registerMcpRoutes } from './mcp/routes.js';
@@ -20,6 +21,7 @@ import { type AccessServices, createAccessServices } from './onboarding/services
 import { registerAccessRoutes } from './routes/access.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
+import { registerJobRoutes } from './routes/jobs.js';
 import { registerMetaToolRoutes } from './routes/meta-tools.js';
 
 /** Everything the Koa app is composed from; the caller owns their lifecycle. */
@@ -45,6 +47,11 @@ export interface AppDependencies {
   readonly catalog?: readonly CatalogContract[];
   /** The handlers invoke runs; `capabilityHandlers` of @agw/capabilities when omitted. */
   readonly handlers?: readonly CapabilityHandler<never>[];
+  /**
+   * The job worker that runs long-running invokes (the caller starts and stops it); without one, such
+   * invokes are accepted and wait for a process that has a worker.
+   */
+  readonly jobs?: JobWorker;
 }
 
 /** The gateway's Koa application type. */
@@ -88,8 +95,15 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     catalog,
     handlers,
     access,
-    runtime: { redis: dependencies.redis, logger, rateLimits: rateLimitsOf(config) },
+    runtime: {
+      redis: dependencies.redis,
+      logger,
+      rateLimits: rateLimitsOf(config),
+      egress: egressOf(config),
+    },
+    jobs: dependencies.jobs,
   });
+  registerJobRoutes(router, { knex: database.knex });
   // MCP Streamable HTTP at /mcp: the same meta-tool handlers, guard chain and audit.
   registerMcpRoutes(router, {
     knex: database.knex,

@@ -43,6 +43,15 @@ export interface GatewayConfig {
   readonly rateLimitPerInstallationPerMinute?: number | undefined;
   /** RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: invokes per installation × capability per minute; default 600. */
   readonly rateLimitPerCapabilityPerMinute?: number | undefined;
+  /** AUDIT_SEAL_INTERVAL_MS: pause between audit-chain sealer runs; undefined means 1000. */
+  readonly auditSealIntervalMs?: number | undefined;
+  /**
+   * EGRESS_ALLOWED_HOSTS: the hosts capability handlers may reach (`api.example.com`, `*.example.com`).
+   * Empty (the default) means no handler reaches the network.
+   */
+  readonly egressAllowedHosts?: readonly string[] | undefined;
+  /** EGRESS_ALLOW_HTTP: also allow plain `http:` to those hosts (default: `https:` only). */
+  readonly egressAllowHttp?: boolean | undefined;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -123,6 +132,9 @@ export function loadConfig(
       1,
       999_999,
     ),
+    auditSealIntervalMs: parseSeconds('AUDIT_SEAL_INTERVAL_MS', env.AUDIT_SEAL_INTERVAL_MS, 10, 60_000),
+    egressAllowedHosts: parseHostList(blankToUndefined(env.EGRESS_ALLOWED_HOSTS)),
+    egressAllowHttp: parseBoolean('EGRESS_ALLOW_HTTP', blankToUndefined(env.EGRESS_ALLOW_HTTP)),
   });
 }
 
@@ -256,6 +268,31 @@ function parseMailFrom(value: string | undefined): string | undefined {
     );
   }
   return value;
+}
+
+function parseHostList(value: string | undefined): readonly string[] {
+  if (value === undefined) return [];
+  const hosts = value.split(',').map((entry) => entry.trim().toLowerCase());
+  const bad = hosts.find(
+    (host) => !/^(\*\.)?[a-z0-9]([a-z0-9.:-]*[a-z0-9])?$/.test(host) || host.length > 253,
+  );
+  if (bad !== undefined) {
+    throw new ConfigError(
+      'EGRESS_ALLOWED_HOSTS',
+      `EGRESS_ALLOWED_HOSTS must be comma-separated host names, got '${bad.slice(0, 80)}' (example: EGRESS_ALLOWED_HOSTS=api.example.com,*.example.org)`,
+    );
+  }
+  return Object.freeze(hosts);
+}
+
+function parseBoolean(variable: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(
+    variable,
+    `${variable} must be true or false, got '${value.slice(0, 20)}' (example: ${variable}=true)`,
+  );
 }
 
 function tryUrl(value: string): URL | undefined {

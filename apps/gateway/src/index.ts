@@ -3,6 +3,7 @@ export {
   type AccessMode,
   type InviteView,
 } from './admin/access.js';
+export type { AuditEventView } from './admin/audit-log.js';
 export {
   ensureOperatorKey,
   OPERATOR_KEY_FILE,
@@ -26,6 +27,19 @@ export {
 export type { OrganizationView } from './admin/organizations.js';
 export type { SuppressionView } from './admin/suppressions.js';
 export { type AppDependencies, createApp, type GatewayApp } from './app.js';
+export {
+  type AuditSealer,
+  type AuditSealerOptions,
+  createAuditSealer,
+  DEFAULT_SEAL_INTERVAL_MS,
+  sealAuditChain,
+} from './audit-chain/sealer.js';
+export {
+  type ChainAnchor,
+  type ChainFault,
+  type ChainVerification,
+  verifyAuditChain,
+} from './audit-chain/verify.js';
 export { type HealthChecks, overallStatus, runHealthChecks } from './checks/health.js';
 export {
   ConfigError,
@@ -76,6 +90,7 @@ export {
 export { createInvokeRuntime, DEFAULT_RATE_LIMITS, type InvokeRuntime } from './invoke/chain.js';
 export { dryRun } from './invoke/dry-run.js';
 export { type InvokeDependencies, invoke } from './invoke/invoke.js';
+export { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 export { type AuthenticatedKey, authenticateKey } from './keys/authenticate.js';
 export { type IssuedKey, type IssueKeyInput, issueKey, KEY_TTL_SECONDS } from './keys/issue-key.js';
 export {

@@ -4,9 +4,11 @@ import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp, type GatewayApp } from './app.js';
+import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
 import { type GatewayConfig, redactUrl } from './config.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { closeRedis, createRedis, firstConnection } from './redis.js';
@@ -23,6 +25,8 @@ export interface StartOptions {
   readonly catalog?: AppDependencies['catalog'];
   /** See {@link AppDependencies.handlers}; tests inject capabilities the product does not have. */
   readonly handlers?: AppDependencies['handlers'];
+  /** The long-running invoke worker (poll interval, lease, `enabled: false` to run none here). */
+  readonly jobs?: JobWorkerOptions;
 }
 
 /** A running gateway. */
@@ -60,6 +64,8 @@ export async function startGateway(
   let redis: Redis | undefined;
   let server: Server | undefined;
   let access: AccessServices | undefined;
+  let sealer: AuditSealer | undefined;
+  let jobs: JobWorker | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
     logger.info(
@@ -83,6 +89,9 @@ export async function startGateway(
     });
     access = createAccessServices({ config: effective, logger, knex: database.knex });
     access.start();
+    sealer = createAuditSealer({ knex: database.knex, logger, intervalMs: config.auditSealIntervalMs });
+    sealer.start();
+    jobs = createJobWorker(database.knex, logger, options.jobs);
     handle = createApp({
       config: effective,
       logger,
@@ -92,7 +101,9 @@ export async function startGateway(
       extendRouter: options.extendRouter,
       catalog: options.catalog,
       handlers: options.handlers,
+      jobs,
     }).callback();
+    jobs.start();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
     const listening = server;
     return {
@@ -101,13 +112,15 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { server: listening, database, redis, logger, access },
+          { server: listening, database, redis, logger, access, sealer, jobs },
           options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
     };
   } catch (error) {
     if (server?.listening) server.close();
+    await jobs?.stop();
+    await sealer?.stop();
     await access?.stop();
     if (redis) await closeRedis(redis);
     await database.knex.destroy().catch(() => {});
@@ -145,10 +158,12 @@ interface Resources {
   readonly redis: Redis | undefined;
   readonly logger: Logger;
   readonly access?: AccessServices | undefined;
+  readonly sealer?: AuditSealer | undefined;
+  readonly jobs?: JobWorker | undefined;
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { server, database, redis, logger, access } = resources;
+  const { server, database, redis, logger, access, sealer, jobs } = resources;
   logger.info('shutting down: no new connections, waiting for in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -165,6 +180,10 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
     server.closeAllConnections();
     await closed;
   }
+  // The job in progress finishes and commits (its audit rows are sealed next); no new job is claimed.
+  await jobs?.stop();
+  // After the last request, before the database closes: seals the rows the last requests wrote.
+  await sealer?.stop();
   await access?.stop();
   if (redis) await closeRedis(redis);
   await database.knex.destroy();

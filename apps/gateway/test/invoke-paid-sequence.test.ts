@@ -221,7 +221,7 @@ describe('refusals', () => {
 });
 
 describe('dry_run changes no state', () => {
-  it('leaves every table but audit_events with the same rows', async () => {
+  it('leaves every table but the audit log with the same rows', async () => {
     const { key, organizationId } = await installation('approved');
     await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '3' });
     const snapshot = async () => {
@@ -230,7 +230,8 @@ describe('dry_run changes no state', () => {
         .where({ schemaname: 'public' })
         .pluck('tablename')) as string[];
       const counts: Record<string, string> = {};
-      for (const table of tables.filter((name) => name !== 'audit_events').sort()) {
+      // The audit log's own tables (audit_events, its chain and seal queue) are the one thing a dry run writes.
+      for (const table of tables.filter((name) => !name.startsWith('audit_')).sort()) {
         const rows = await gateway.knex(table).select('*');
         counts[table] = JSON.stringify(rows);
       }

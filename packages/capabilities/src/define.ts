@@ -13,9 +13,33 @@ export interface OrganizationRecord {
   readonly updated_at: string;
 }
 
+/** A document to store: the handler has checked and hashed the content; the port adds the id. */
+export interface NewDocumentRecord {
+  readonly organization_id: string;
+  readonly installation_id: string;
+  readonly file_name: string;
+  readonly mime_type: string;
+  /** Lower-case hex SHA-256 of `content`. */
+  readonly sha256: string;
+  readonly content: Uint8Array;
+  readonly created_at: Date;
+}
+
+/** A stored document as a handler answers it (no content; timestamps as ISO 8601 strings). */
+export interface DocumentRecord {
+  readonly id: string;
+  readonly file_name: string;
+  readonly mime_type: string;
+  readonly size_bytes: number;
+  readonly sha256: string;
+  readonly created_at: string;
+}
+
 /** The small query port a gateway implements for the handlers (no database driver in this package). */
 export interface CapabilityDataPort {
   getOrganization(organizationId: string): Promise<OrganizationRecord | undefined>;
+  /** Stores one document in its organization; runs inside the invoke's transaction (rolled back on failure). */
+  insertDocument(document: NewDocumentRecord): Promise<DocumentRecord>;
 }
 
 /** A budget policy profile; a null cap means no cap. */
@@ -53,13 +77,34 @@ export interface CapabilityContext {
   readonly now: Date;
   readonly db: CapabilityDataPort;
   readonly wallet: WalletReadPort;
+  /**
+   * The only way a handler reaches the network: a fetch limited to the hosts its contract declares in
+   * `egress` (and the gateway allow-lists). Any other URL throws; the gateway answers 403 `egress_denied`.
+   */
+  readonly fetch: CapabilityFetch;
 }
+
+/** The fetch a handler gets (standard signature, limited to allow-listed hosts). */
+export type CapabilityFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** The handler of one capability version: its contract and the function that runs it. */
 export interface CapabilityHandler<Input = Record<string, unknown>, Output = unknown> {
   readonly contract: CapabilityContract;
   /** Runs with params already validated against `contract.input_schema` by the guard chain. */
   handle(input: Input, ctx: CapabilityContext): Promise<Output>;
+  /**
+   * Checks of params the input schema cannot express (e.g. that base64 content is what its declared
+   * type says), without any port: `dry_run` reports them as violations. `handle` must run them too.
+   */
+  check?(input: Input): Promise<readonly CapabilityViolation[]>;
+}
+
+/** One violation found by a handler's own checks, in the shape of the schema guard's `details[]`. */
+export interface CapabilityViolation {
+  /** JSON Pointer into the request body, e.g. `/params/mime_type`. */
+  readonly schema_pointer: string;
+  readonly keyword: string;
+  readonly message: string;
 }
 
 /**
@@ -73,12 +118,17 @@ export function defineCapabilityHandler<Input, Output>(
   return handler;
 }
 
-/** Thrown by a handler when the run cannot proceed for a reason the caller should see (not a fault). */
+/**
+ * Thrown by a handler when the run cannot proceed for a reason the caller should see (not a fault).
+ * `validation_failed` carries the violations: the first one's pointer becomes the envelope's
+ * `schema_pointer`, all of them its `details[]`.
+ */
 export class CapabilityError extends Error {
   override readonly name = 'CapabilityError';
   constructor(
-    readonly code: 'not_found' | 'conflict',
+    readonly code: 'not_found' | 'conflict' | 'validation_failed',
     message: string,
+    readonly violations: readonly CapabilityViolation[] = [],
   ) {
     super(message);
   }

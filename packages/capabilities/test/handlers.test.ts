@@ -47,8 +47,14 @@ function context(view: WalletView): CapabilityContext {
             }
           : undefined;
       },
+      async insertDocument() {
+        throw new Error('these handlers store no documents');
+      },
     },
     wallet: { getSnapshot: async () => view },
+    fetch: async () => {
+      throw new Error('these handlers reach no network');
+    },
   };
 }
 
@@ -128,6 +134,7 @@ describe('registry', () => {
   it('holds exactly the handled capabilities and finds them by id and version', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
       'core.org.current.get',
+      'documents.document.upload',
       'wallet.agent_budget.guard.check',
     ]);
     expect(findCapabilityHandler('core.org.current.get', '1.0.0')).toBe(coreOrgCurrentGetHandler);

@@ -12,6 +12,7 @@ export type {
   TypedCapabilityContract,
 } from './capabilities/index.js';
 export { capabilityContracts, defineCapability, findCapabilityContract } from './capabilities/index.js';
+export { MAX_UPLOAD_BASE64_LENGTH } from './capabilities/platform.js';
 export type { BuildCapabilityCatalogOptions, CatalogSource } from './catalog.js';
 export {
   buildCapabilityCatalog,

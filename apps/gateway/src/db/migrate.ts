@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { createAuditEvents } from './migrations/20261122000000-create-audit-events.js';
 import { createOnboarding } from './migrations/20261122010000-create-onboarding.js';
 import { createWallets } from './migrations/20261122020000-create-wallets.js';
+import { createDocuments } from './migrations/20261123010000-create-documents.js';
+import { createAuditChain } from './migrations/20261123020000-audit-chain.js';
+import { createInvokeJobs } from './migrations/20261123030000-create-invoke-jobs.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -15,6 +18,9 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   createAuditEvents,
   createOnboarding,
   createWallets,
+  createDocuments,
+  createAuditChain,
+  createInvokeJobs,
 ];
 
 /** knex's bookkeeping table for the gateway's migrations. */

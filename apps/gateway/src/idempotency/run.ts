@@ -141,6 +141,7 @@ function render(outcome: MutationSuccess | StoredRefusal, auditId: string): { st
       message: outcome.error.message,
       ...(options.hint === undefined ? {} : { hint: options.hint }),
       ...(options.details === undefined ? {} : { details: [...options.details] }),
+      ...(options.schemaPointer === undefined ? {} : { schemaPointer: options.schemaPointer }),
     });
     return { status: errorCodes[code].status, text: JSON.stringify(envelope) };
   }

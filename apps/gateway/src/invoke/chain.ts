@@ -1,7 +1,8 @@
-import type { CapabilityDataPort } from '@agw/capabilities';
+import type { CapabilityDataPort, CapabilityFetch } from '@agw/capabilities';
 import { createValidator } from '@agw/contracts';
 import {
   type Clock,
+  createEgressFetch,
   createStandardChain,
   createStaticEgressPolicy,
   type GuardChain,
@@ -49,6 +50,19 @@ export interface InvokeRuntime {
   readonly wallet: WalletStore;
   readonly data: CapabilityDataPort;
   readonly clock: Clock;
+  /** The handler's fetch for one run: only `hosts` (the contract's `egress`, already allow-listed). */
+  fetchFor(hosts: readonly string[]): CapabilityFetch;
+}
+
+/** Where handlers may reach (EGRESS_ALLOWED_HOSTS, EGRESS_ALLOW_HTTP). */
+export interface EgressOptions {
+  readonly allowedHosts: readonly string[];
+  readonly allowHttp: boolean;
+}
+
+/** The egress options of a configuration: no host and `https:` only unless configured. */
+export function egressOf(config: GatewayConfig): EgressOptions {
+  return { allowedHosts: config.egressAllowedHosts ?? [], allowHttp: config.egressAllowHttp ?? false };
 }
 
 /** Options of {@link createInvokeRuntime}. */
@@ -58,6 +72,8 @@ export interface InvokeRuntimeOptions {
   readonly redis?: Redis | undefined;
   readonly logger?: Logger;
   readonly rateLimits?: RateLimits;
+  /** Default: no host allowed. */
+  readonly egress?: EgressOptions;
 }
 
 /**
@@ -68,6 +84,8 @@ export interface InvokeRuntimeOptions {
 export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = {}): InvokeRuntime {
   const clock = options.clock ?? systemClock;
   const executor = createKnexExecutor(knex);
+  const egress = options.egress ?? { allowedHosts: [], allowHttp: false };
+  const protocols = egress.allowHttp ? ['https:', 'http:'] : ['https:'];
   const wallet = createKnexWalletStore(executor);
   const cache = createAccessStateCache({
     knex,
@@ -82,15 +100,22 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     approvals: createKnexApprovalStore(executor),
     audit: createKnexAuditSink(executor),
     wallet,
-    // No capability with a handler reaches the network yet: the allow-list is empty.
-    egress: createStaticEgressPolicy([]),
+    egress: createStaticEgressPolicy(egress.allowedHosts),
     rateLimiter: createGatewayRateLimiter({
       redis: options.redis,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
     }),
     rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
   });
-  return { chain, executor, wallet, data: createKnexDataPort(executor), clock };
+  return {
+    chain,
+    executor,
+    wallet,
+    data: createKnexDataPort(executor),
+    clock,
+    // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome.
+    fetchFor: (hosts) => createEgressFetch(hosts, fetch, { protocols }),
+  };
 }
 
 /** The handlers' query port over the current connection. */
@@ -109,6 +134,34 @@ function createKnexDataPort(executor: KnexExecutor): CapabilityDataPort {
         is_active: row.is_active,
         created_at: toIso(row.created_at),
         updated_at: toIso(row.updated_at),
+      };
+    },
+    async insertDocument(document) {
+      // One parameterized statement on the invoke's savepoint (the hot path stays one round trip).
+      const result = await executor.current().raw(
+        `insert into documents
+           (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content, created_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?)
+         returning id, created_at`,
+        [
+          document.organization_id,
+          document.installation_id,
+          document.file_name,
+          document.mime_type,
+          document.content.byteLength,
+          document.sha256,
+          Buffer.from(document.content.buffer, document.content.byteOffset, document.content.byteLength),
+          document.created_at,
+        ],
+      );
+      const row = result.rows[0] as { id: string; created_at: Date | string };
+      return {
+        id: row.id,
+        file_name: document.file_name,
+        mime_type: document.mime_type,
+        size_bytes: document.content.byteLength,
+        sha256: document.sha256,
+        created_at: toIso(row.created_at),
       };
     },
   };

@@ -1,3 +1,4 @@
+import type { CapabilityHandler } from '@agw/capabilities';
 import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
 import type { MetaToolContext } from '../http/exchange.js';
 import type { CatalogVersions } from '../meta-tools/catalog.js';
@@ -11,12 +12,15 @@ import { answerRefusal } from './refusal.js';
  * POST /mcp/dry_run: the guard chain in `dry_run` mode (it stops after `policy`, creates no approval
  * and consumes no rate limit), then one audit record of the simulation — the only row it writes.
  * Params that break the input schema are answered 200 with `valid: false` and the violations (JSON
- * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope.
+ * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope. Params that pass
+ * the schema then go through the handler's own `check` (e.g. an upload's content against its declared
+ * type), whose violations are answered the same way, so a dry run refuses what invoke would refuse.
  */
 export async function dryRun(
   ctx: MetaToolContext,
   runtime: InvokeRuntime,
   versions: CatalogVersions,
+  handlers?: ReadonlyMap<string, CapabilityHandler<never>>,
 ): Promise<void> {
   const request = validateBody('DryRunRequest', ctx.state.body);
   const contract = resolveCapability(versions, request.id, request.version);
@@ -40,6 +44,16 @@ export async function dryRun(
   }
   if (run.outcome === 'deny' || run.outcome === 'fault') {
     answerRefusal(ctx, run, auditId);
+    return;
+  }
+  const handler = handlers?.get(`${contract.id}@${contract.version}`);
+  const violations = (await handler?.check?.(request.params as never)) ?? [];
+  if (violations.length > 0) {
+    ctx.body = {
+      ...base,
+      valid: false,
+      violations: violations.map((v) => ({ ...v })),
+    } satisfies DryRunResponse;
     return;
   }
   const facts = run.context.facts;

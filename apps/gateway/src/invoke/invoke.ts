@@ -1,12 +1,13 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
 import { type ErrorCode, INTERFACE_VERSION, type InvokeRequest, type InvokeResponse } from '@agw/contracts';
-import type { ChainRun, Principal } from '@agw/guard';
+import { type ChainRun, GuardDenied, type Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { MetaToolContext } from '../http/exchange.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
 import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import { acceptJob } from '../jobs/accept.js';
 import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
 import { resolveCapability } from '../meta-tools/describe.js';
 import type { AccessServices } from '../onboarding/services.js';
@@ -26,8 +27,8 @@ export interface InvokeDependencies {
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
 }
 
-/** The outcome of the part of an invoke that runs inside its transaction. */
-type Executed =
+/** The outcome of the part of an invoke that runs inside its transaction (`succeeded`: a 200 body). */
+export type Executed =
   | { readonly kind: 'succeeded'; readonly body: InvokeResponse }
   | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string };
 
@@ -89,8 +90,13 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   }
   const principal = checked.context.facts.principal as Principal;
   const { knex } = deps.access;
+  // A long-running capability is accepted here and run by a job worker (src/jobs).
   const execute = (trx: Knex.Transaction) =>
-    deps.runtime.executor.within(trx, () => runHandler(deps.runtime, checked, contract, handler, request));
+    deps.runtime.executor.within(trx, () =>
+      contract.long_running
+        ? acceptJob(deps.runtime, checked, contract, request)
+        : runHandler(deps.runtime, checked, contract, handler, request),
+    );
 
   if (!contract.mutating) {
     const executed = await knex.transaction(execute);
@@ -139,7 +145,7 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
 }
 
 /** Audit, billing, egress; the handler (a mutating one in a savepoint); settle (charge + outcome audit). */
-async function runHandler(
+export async function runHandler(
   runtime: InvokeRuntime,
   checked: ChainRun,
   contract: CatalogContract,
@@ -171,6 +177,7 @@ async function runHandler(
         now: runtime.clock.now(),
         db: runtime.data,
         wallet: runtime.wallet as never,
+        fetch: runtime.fetchFor(run.context.facts.egressHosts ?? []),
       });
     // A mutating handler runs in a savepoint: its writes roll back on failure, the failure's audit record
     // still commits. A read has nothing to undo and runs directly in the transaction (two round trips
@@ -179,15 +186,9 @@ async function runHandler(
       ? await trx.transaction((savepoint) => executor.within(savepoint, handle))
       : await handle();
   } catch (thrown) {
-    const code: ErrorCode = thrown instanceof CapabilityError ? thrown.code : 'internal_error';
-    const settlement = await chain.settle(run, { status: 'failed', code });
-    const message =
-      thrown instanceof CapabilityError ? thrown.message : 'The capability failed; nothing was changed.';
-    return {
-      kind: 'refused',
-      error: new GatewayError(code, { message, cause: thrown }),
-      auditId: settlement.auditId ?? '',
-    };
+    const refusal = handlerRefusal(thrown);
+    const settlement = await chain.settle(run, { status: 'failed', code: refusal.code });
+    return { kind: 'refused', error: refusal, auditId: settlement.auditId ?? '' };
   }
   const settlement = await chain.settle(run, { status: 'succeeded' });
   return {
@@ -204,6 +205,35 @@ async function runHandler(
         : { cost: { credits: settlement.chargedCredits, currency: 'credits' as const } }),
     },
   };
+}
+
+/**
+ * What a thrown handler error answers: a CapabilityError its own code and message, a refused egress
+ * URL (GuardDenied from the handler's fetch) 403 `egress_denied` naming the host, anything else 500.
+ */
+function handlerRefusal(thrown: unknown): GatewayError {
+  if (thrown instanceof CapabilityError) {
+    // A handler's own validation answers like the schema guard: first pointer + every violation.
+    const [first] = thrown.violations;
+    return new GatewayError(thrown.code, {
+      message: thrown.message,
+      ...(first === undefined
+        ? {}
+        : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),
+      cause: thrown,
+    });
+  }
+  if (thrown instanceof GuardDenied) {
+    return new GatewayError(thrown.code, {
+      message: thrown.message,
+      ...(thrown.details === undefined ? {} : { details: [...thrown.details] }),
+      cause: thrown,
+    });
+  }
+  return new GatewayError('internal_error', {
+    message: 'The capability failed; nothing was changed.',
+    cause: thrown,
+  });
 }
 
 /** A replayed success carries `replayed: true`, otherwise the stored body unchanged. */

@@ -1,5 +1,5 @@
 import type { CapabilityHandler } from '@agw/capabilities';
-import { type MetaToolDefinition, metaTools } from '@agw/contracts';
+import { MAX_UPLOAD_BASE64_LENGTH, type MetaToolDefinition, metaTools } from '@agw/contracts';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import { jsonBody } from '../http/body.js';
@@ -8,6 +8,7 @@ import type { GatewayState } from '../http/state.js';
 import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/chain.js';
 import { dryRun } from '../invoke/dry-run.js';
 import { invoke } from '../invoke/invoke.js';
+import type { JobWorker } from '../jobs/worker.js';
 import { resolveCatalogCaller } from '../meta-tools/access.js';
 import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
@@ -29,6 +30,8 @@ export interface MetaToolRouteOptions {
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
   /** Redis, rate limits and logger of the invoke runtime (src/invoke/chain.ts); defaults when omitted. */
   readonly runtime?: InvokeRuntimeOptions;
+  /** The process's job worker: long-running invokes run with this runtime, catalog and handlers. */
+  readonly jobs?: JobWorker;
 }
 
 /** One meta-tool's handler: reads `ctx.state.body`, answers on `ctx` (status, body, headers). */
@@ -56,6 +59,7 @@ export function createMetaToolHandlers(
   const handlers = new Map(
     options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
   );
+  options.jobs?.attach({ runtime, versions, handlers });
   return {
     async search_capabilities(ctx) {
       const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
@@ -67,14 +71,26 @@ export function createMetaToolHandlers(
       const request = validateBody('DescribeRequest', ctx.state.body);
       ctx.body = describeCapability(versions, request, caller.scopes);
     },
-    dry_run: (ctx) => dryRun(ctx, runtime, versions),
+    dry_run: (ctx) => dryRun(ctx, runtime, versions, handlers),
     invoke: (ctx) => invoke(ctx, { runtime, versions, handlers, access: options.access }),
   };
 }
 
 /**
+ * The body limit of POST /mcp/dry_run and /mcp/invoke, which carry capability params: the general
+ * limit plus the largest param, an upload's base64 content (MAX_UPLOAD_BASE64_LENGTH, 10 MiB decoded).
+ * So BODY_LIMIT_BYTES stays the budget for everything around the content, including JSON encoders that
+ * escape `/` as `\/`; larger bodies are still refused 413 before they are parsed. The /mcp endpoint
+ * keeps BODY_LIMIT_BYTES (one route for every tool, anonymous calls included).
+ */
+export function paramsBodyLimitBytes(bodyLimitBytes: number): number {
+  return bodyLimitBytes + MAX_UPLOAD_BASE64_LENGTH;
+}
+
+/**
  * Registers POST /mcp/search_capabilities, /mcp/describe, /mcp/dry_run and /mcp/invoke and returns
  * their handlers, so the MCP endpoint serves the same instances (one chain, one set of rate limits).
+ * search and describe keep BODY_LIMIT_BYTES; dry_run and invoke take {@link paramsBodyLimitBytes}.
  */
 export function registerMetaToolRoutes(
   router: Router<GatewayState>,
@@ -82,6 +98,10 @@ export function registerMetaToolRoutes(
 ): MetaToolHandlers {
   const handlers = createMetaToolHandlers(options);
   const body = jsonBody(options.bodyLimitBytes);
-  for (const tool of metaTools) router.post(tool.path, body, (ctx) => handlers[tool.name](ctx));
+  const paramsBody = jsonBody(paramsBodyLimitBytes(options.bodyLimitBytes));
+  for (const tool of metaTools) {
+    const parse = tool.name === 'dry_run' || tool.name === 'invoke' ? paramsBody : body;
+    router.post(tool.path, parse, (ctx) => handlers[tool.name](ctx));
+  }
   return handlers;
 }

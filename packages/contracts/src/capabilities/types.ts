@@ -21,6 +21,11 @@ export interface CapabilityContract {
   readonly mutating: boolean;
   readonly dry_run: 'supported' | 'required';
   readonly long_running?: boolean;
+  /**
+   * Hosts the handler reaches over the network (`api.example.com`, `*.example.com`). The egress guard
+   * refuses the run unless every one is on the gateway's allow-list; the handler's `fetch` reaches no other.
+   */
+  readonly egress?: readonly string[];
   /** JSON Schema 2020-12 of `params` (no `$id`, self-contained). */
   readonly input_schema: TSchema;
   /** JSON Schema 2020-12 of `result` (no `$id`, self-contained). */
