@@ -33,6 +33,11 @@ export default defineConfig({
       { extends: true, test: { name: 'client', root: 'packages/client', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'gateway', root: 'apps/gateway', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', root: 'apps/cli', include: ['test/**/*.test.ts'] } },
+      // Faults, races, fuzzing, tenancy and secrets in logs across the whole gateway (issue 6).
+      {
+        extends: true,
+        test: { name: 'reliability', root: 'tests/reliability', include: ['**/*.test.ts'] },
+      },
     ],
   },
 });

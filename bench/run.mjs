@@ -2,6 +2,10 @@
 // run, on the embedded default (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
 // Loopback only; every load run is bounded by --duration seconds.
 //   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
+//   node bench/run.mjs --smoke   (CI: ~20 s on the embedded default, 1 s per scenario, no warm-up; fails
+//                                 when a scenario answers anything but 2xx; writes bench/results/smoke.*)
+// With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
+// otherwise it starts and stops its own through scripts/services.sh.
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,10 +22,13 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     modes: { type: 'string', default: 'embedded,postgres' },
+    smoke: { type: 'boolean', default: false },
   },
 });
-const duration = Number(args.duration);
-const connections = Number(args.connections);
+const smoke = args.smoke;
+const duration = smoke ? 1 : Number(args.duration);
+const connections = smoke ? 8 : Number(args.connections);
+const modes = smoke ? ['embedded'] : args.modes.split(',');
 
 /** Peak resident set size (VmHWM) of a process, in MiB. */
 function peakRssMiB(pid) {
@@ -33,7 +40,7 @@ async function load(url, request) {
   const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
   // A scenario may rewrite each request (e.g. a fresh idempotency key per request).
   if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
-  await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
+  if (!smoke) await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
   const result = await autocannon({ ...options, duration });
   return {
     requests_per_second: Math.round(result.requests.average),
@@ -121,7 +128,11 @@ async function stop(child) {
   await exited;
 }
 
+/** The PostgreSQL + Redis of the environment when both are set, else a pair started here. */
 function servicesEnv() {
+  if (process.env.DATABASE_URL && process.env.REDIS_URL) {
+    return { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, external: true };
+  }
   const output = execFileSync(join(root, 'scripts/services.sh'), ['start'], { encoding: 'utf8' });
   return Object.fromEntries(
     output
@@ -162,8 +173,8 @@ async function measure(gateway, scenario) {
   };
 }
 
-for (const mode of args.modes.split(',')) {
-  const env = mode === 'postgres' ? servicesEnv() : {};
+for (const mode of modes) {
+  const { external, ...env } = mode === 'postgres' ? servicesEnv() : {};
   const result = { scenarios: [], peak_rss_mib: {} };
   try {
     for (const kind of Object.keys(entries)) {
@@ -181,13 +192,26 @@ for (const mode of args.modes.split(',')) {
       }
     }
   } finally {
-    if (mode === 'postgres') execFileSync(join(root, 'scripts/services.sh'), ['stop']);
+    if (mode === 'postgres' && !external) execFileSync(join(root, 'scripts/services.sh'), ['stop']);
   }
   report.modes[mode] = result;
 }
 
+const name = smoke ? 'smoke' : 'latest';
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(join(root, `bench/results/${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
 const markdown = renderMarkdown(report);
-writeFileSync(join(root, 'bench/results/latest.md'), markdown);
+writeFileSync(join(root, `bench/results/${name}.md`), markdown);
 process.stdout.write(markdown);
+
+// The smoke run keeps the harness working: every scenario must have run and answered only 2xx.
+if (smoke) {
+  const broken = Object.values(report.modes)
+    .flatMap((mode) => mode.scenarios)
+    .filter((row) => row.skipped || row.non_2xx > 0 || row.errors > 0 || !(row.requests_per_second > 0));
+  if (broken.length > 0) {
+    console.error(`bench smoke: ${broken.length} scenario(s) broken: ${JSON.stringify(broken)}`);
+    process.exit(1);
+  }
+  console.error('bench smoke: every scenario answered 2xx');
+}

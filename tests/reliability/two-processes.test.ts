@@ -9,10 +9,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessClient, type Answer, registration } from './helpers/access-client.js';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { AccessClient, type Answer, registration } from '../../apps/gateway/test/helpers/access-client.js';
+import { createTestEnvironment, type TestEnvironment } from '../../apps/gateway/test/helpers/environment.js';
 
-const BIN = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../apps/cli/dist/bin.js', import.meta.url));
 const ROUNDS = 20;
 const BURST = 50;
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -106,7 +106,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   it('/register and /organizations: one app, one organization per key, whichever process answers', async () => {
     const body = registration();
     const registers = await burst(BURST, (client) =>
-      client.post('/register', body, { idem: 'race-register-1' }),
+      client.post('/register', body, { idem: 'race-register-000001' }),
     );
     expectOneOutcome(registers, 201);
     expect(await knex('apps').where({ slug: body.app.slug }).count('* as n').first()).toEqual({ n: '1' });
@@ -114,7 +114,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
     const bootstrap = (registers[0] as Answer).json.bootstrap_key.token as string;
     const orgBody = { owner_email: body.owner_email, organization: { name: `Org ${body.app.slug}` } };
     const orgs = await burst(BURST, (client) =>
-      client.post('/organizations', orgBody, { key: bootstrap, idem: 'race-organizations-1' }),
+      client.post('/organizations', orgBody, { key: bootstrap, idem: 'race-organizations-000001' }),
     );
     expectOneOutcome(orgs, 201);
     const installationId = (orgs[0] as Answer).json.installation.id as string;
