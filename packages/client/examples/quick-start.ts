@@ -4,20 +4,21 @@ import { createInterface } from 'node:readline/promises';
 import { createClient } from '@agw/client';
 
 const prompt = createInterface({ input: stdin, output: stdout });
-const client = createClient({ baseUrl: 'http://localhost:3000' });
+const client = createClient({ baseUrl: 'http://127.0.0.1:8080' });
 
 await client.onboard({
   register: { owner_email: 'owner@example.com', app: { slug: 'invoice-bot', name: 'Invoice Bot' } },
   organization: { name: 'Acme Ltd' },
   getOwnerOtp: () => prompt.question('Code sent to owner@example.com: '),
   onInstallationKey: (key) => writeFile('.agw-key', key.token, { mode: 0o600 }), // shown once: keep it
-  onStatus: (event) => console.log(event.type), // the operator approves meanwhile: agw approvals
+  onStatus: (event) => console.log(event.type), // meanwhile the operator approves and funds the wallet
 });
 
-const { invocation } = await client.runPaidCapability('billing.document.create_draft', {
-  document_type: 'invoice',
-  document_date: '2026-11-22',
-  lines: [{ item_name: 'Consulting', quantity: 2, unit_price: 150 }],
+// describe → dry_run → budget check → invoke; refused (nothing runs) when the budget does not allow it.
+const { invocation } = await client.runPaidCapability('documents.document.upload', {
+  file_name: 'hello.txt',
+  mime_type: 'text/plain',
+  content_base64: Buffer.from('Hello from Invoice Bot\n').toString('base64'),
 });
-console.log(invocation.status, invocation.result?.document_id);
+console.log(invocation.status, invocation.result?.document.sha256, invocation.cost);
 prompt.close();

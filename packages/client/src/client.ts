@@ -27,7 +27,7 @@ const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
  * Creates a client of the gateway at `baseUrl`. The API key lives in a closure, never on the object, so
  * logging or inspecting the client cannot reveal it.
  * @example
- * const client = createClient({ baseUrl: 'http://localhost:3000', apiKey: process.env.AGW_KEY });
+ * const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.AGW_KEY });
  * const found = await client.searchCapabilities({ query: 'invoice' });
  */
 export function createClient(options: ClientOptions): GatewayClient {

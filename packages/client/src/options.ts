@@ -31,7 +31,7 @@ export interface DebugEvent {
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
-  /** Base address of the gateway, e.g. `http://localhost:3000` (a path prefix is kept). */
+  /** Base address of the gateway, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
   baseUrl: string;
   /** Installation key (`Authorization: Bearer`); switch it later with `setApiKey`. */
   apiKey?: string;
