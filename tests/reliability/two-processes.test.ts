@@ -3,50 +3,16 @@
 // mutating capability with one idempotency_key → one document row, one ledger charge, every answer the
 // same body (a call told the twin is in progress retries, as a client does); the same for /register and
 // /organizations with one Idempotency-Key. PostgreSQL only (PGlite is single-process).
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, type Answer, registration } from '../../apps/gateway/test/helpers/access-client.js';
 import { createTestEnvironment, type TestEnvironment } from '../../apps/gateway/test/helpers/environment.js';
+import { type Served, serve, stop } from './helpers/serve.js';
 
-const BIN = fileURLToPath(new URL('../../apps/cli/dist/bin.js', import.meta.url));
 const ROUNDS = 20;
 const BURST = 50;
 const onPostgres = Boolean(process.env.DATABASE_URL);
-
-interface Served {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-/** Spawns `agw serve` and resolves with its URL from the "listening" log line (bounded: 30 s). */
-function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('agw serve did not start in 30 s')), 30_000);
-    child.once('exit', (code) => reject(new Error(`agw serve exited with ${code}`)));
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      const url = /"url":"(http:[^"]+)"/.exec(line)?.[1];
-      if (url === undefined) return;
-      clearTimeout(timer);
-      resolve({ url, child });
-    });
-  });
-}
-
-function stop(served: Served | undefined): Promise<void> {
-  if (served === undefined || served.child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    served.child.once('exit', () => resolve());
-    served.child.kill('SIGTERM');
-  });
-}
 
 describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   let environment: TestEnvironment;

