@@ -2,12 +2,14 @@ import contentType from 'content-type';
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { GatewayError } from './gateway-error.js';
+import { assertNoNulCharacter } from './nul-character.js';
 import type { GatewayState } from './state.js';
 
 /**
  * Parses a JSON request body into `ctx.state.body` for routes that take one.
  * Missing or non-JSON Content-Type → 415 `unsupported_media_type`; a body (declared or streamed) over
- * `limitBytes` → 413 `payload_too_large`; an empty or malformed body → 400 `invalid_json`.
+ * `limitBytes` → 413 `payload_too_large`; an empty or malformed body → 400 `invalid_json`; a string
+ * holding U+0000 (which PostgreSQL cannot store) → 400 `validation_failed`.
  *
  * @example
  * router.post('/register', jsonBody(config.bodyLimitBytes), register);
@@ -43,6 +45,7 @@ export function jsonBody(limitBytes: number): Middleware<GatewayState> {
     } catch {
       throw new GatewayError('invalid_json', { message: 'The request body is not valid JSON.' });
     }
+    assertNoNulCharacter(text, ctx.state.body);
     await next();
   };
 }

@@ -1,0 +1,148 @@
+import { capabilityHandlers } from '@agw/capabilities';
+import { type CapabilityContract, type SchemaName, schemas, toPlainJsonSchema } from '@agw/contracts';
+import fc from 'fast-check';
+import { type JsonSchema, mutatedValue, schemaValue, validValue } from './schema-arbitrary.js';
+
+/** The plain (inlined) JSON Schema of a named contracts schema. */
+export const plain = (name: SchemaName): JsonSchema => toPlainJsonSchema(schemas[name]);
+
+/** Every capability the gateway has a handler for (the ones invoke can really run). */
+export const handledContracts: readonly CapabilityContract[] = capabilityHandlers.map(
+  (handler) => handler.contract as CapabilityContract,
+);
+
+const fresh = fc.uuid({ version: 4 }).map((uuid) => `fuzz-${uuid}`);
+const version = fc.constantFrom('1.0.0', '1', '1.0', '2.0.0', '0.0.0', 'latest', '', ' 1.0.0');
+
+/**
+ * Bodies of /mcp/dry_run and /mcp/invoke: mostly a handled capability's id with params generated from
+ * its input schema (valid or mutated), sometimes an unknown id, sometimes a mutated envelope.
+ */
+export function capabilityCallBody(withIdempotency: boolean): fc.Arbitrary<unknown> {
+  // One arbitrary per contract, built once (a `chain` would rebuild them for every value).
+  const perContract = handledContracts.map((contract) => {
+    const input = toPlainJsonSchema(contract.input_schema);
+    const model: Record<string, fc.Arbitrary<unknown>> = {
+      id: fc.constant(contract.id),
+      params: schemaValue(input, 2),
+      version,
+    };
+    if (withIdempotency) {
+      model.idempotency_key = fc.oneof(
+        { weight: 6, arbitrary: fresh },
+        { weight: 1, arbitrary: validValue({ type: 'string' }) },
+      );
+      model.approval_token = fc.string({ maxLength: 40 });
+    }
+    return fc.record(model, {
+      requiredKeys:
+        withIdempotency && contract.mutating ? ['id', 'params', 'idempotency_key'] : ['id', 'params'],
+    });
+  });
+  const known = fc.oneof(...perContract);
+  const request = plain(withIdempotency ? 'InvokeRequest' : 'DryRunRequest');
+  return fc.oneof(
+    { weight: 8, arbitrary: known },
+    { weight: 1, arbitrary: validValue(request) },
+    { weight: 1, arbitrary: mutatedValue(request) },
+  );
+}
+
+/** The capability contract a dry_run/invoke body names, when it names a handled one. */
+export function namedContract(body: unknown): CapabilityContract | undefined {
+  const id = (body as { id?: unknown } | null)?.id;
+  return handledContracts.find((contract) => contract.id === id);
+}
+
+/** JSON-RPC messages for POST /mcp: mostly tools/call of a meta-tool with generated arguments. */
+export function mcpMessage(): fc.Arbitrary<{ message: unknown; tool?: string }> {
+  const args: Record<string, fc.Arbitrary<unknown>> = {
+    search_capabilities: schemaValue(plain('SearchCapabilitiesRequest')),
+    describe: schemaValue(plain('DescribeRequest')),
+    dry_run: capabilityCallBody(false),
+    invoke: capabilityCallBody(true),
+    no_such_tool: fc.jsonValue({ maxDepth: 2 }),
+    '': fc.constant({}),
+  };
+  const call = fc.oneof(
+    ...Object.entries(args).map(([tool, values]) =>
+      fc.tuple(values, fc.integer({ min: 1, max: 1e6 })).map(([argumentsValue, id]) => ({
+        tool,
+        message: {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: tool, arguments: argumentsValue },
+        },
+      })),
+    ),
+  );
+  const other = fc
+    .constantFrom(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { jsonrpc: '2.0', id: 3, method: 'no/such/method' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '1.0', id: 4, method: 'tools/list' },
+      { jsonrpc: '2.0', id: null, method: 'tools/call' },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: 'not an object' },
+      { jsonrpc: '2.0', id: 6, method: 'initialize', params: { protocolVersion: '1999-01-01' } },
+      [],
+      [{ jsonrpc: '2.0', id: 7, method: 'ping' }],
+    )
+    .map((message) => ({ message }));
+  return fc.oneof({ weight: 6, arbitrary: call }, { weight: 1, arbitrary: other });
+}
+
+/** Admin request bodies (operator-only schemas, kept in the gateway; mirrored here by shape). */
+export const adminBodies: Record<string, JsonSchema> = {
+  operatorKey: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { label: { type: 'string', minLength: 1, maxLength: 100 } },
+  },
+  access: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['mode'],
+    properties: { mode: { enum: ['open'] } },
+  },
+  email: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email'],
+    properties: { email: { type: 'string', format: 'email', minLength: 3, maxLength: 254 } },
+  },
+  suppress: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['email'],
+    properties: {
+      email: { type: 'string', format: 'email', minLength: 3, maxLength: 254 },
+      reason: { type: 'string', minLength: 1, maxLength: 200 },
+    },
+  },
+  credit: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['amount'],
+    properties: {
+      amount: { type: 'string', pattern: '^(0|[1-9][0-9]{0,5})(\\.[0-9]{1,2})?$' },
+      memo: { type: 'string', maxLength: 200 },
+    },
+  },
+  policy: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      task_cap_credits: { anyOf: [{ type: 'string', pattern: '^[1-9][0-9]{0,3}$' }, { type: 'null' }] },
+      daily_cap_credits: { anyOf: [{ type: 'string', pattern: '^[1-9][0-9]{0,3}$' }, { type: 'null' }] },
+      kill_switch_enabled: { type: 'boolean' },
+    },
+  },
+  deny: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { reason: { type: 'string', minLength: 1, maxLength: 200 } },
+  },
+};

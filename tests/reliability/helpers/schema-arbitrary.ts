@@ -1,0 +1,337 @@
+import fc from 'fast-check';
+
+/**
+ * fast-check arbitraries generated from the contracts' JSON Schemas (plain, `$ref`s inlined: pass
+ * `toPlainJsonSchema(schema)`): {@link validValue} aims at values the schema accepts, {@link mutatedValue}
+ * at values it refuses (one mutation somewhere in an otherwise plausible value). Neither promises the
+ * outcome — the fuzzer asks ajv which side a value landed on — so the generators can stay simple.
+ *
+ * The subset covered is what the contracts use: object (properties, required, additionalProperties),
+ * string (min/maxLength, pattern, format email/uri/date/date-time), integer, number (minimum, maximum,
+ * exclusiveMinimum), boolean, null, array (items, min/maxItems), const, enum, anyOf/oneOf, and `{}`.
+ */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** Strings that break naive code: NUL, RTL override, astral, lone surrogates, CR/LF, injection. */
+export const NASTY_STRINGS: readonly string[] = [
+  '\u0000',
+  'a\u0000b',
+  '\u202eevil\u202c',
+  '\u200f\u05e9\u05dc\u05d5\u05dd',
+  '😀🏳️‍🌈',
+  '\ud800',
+  'x\udfffy',
+  '\ufeff',
+  '\u2028\u2029',
+  'e\u0301',
+  '\r\n{"level":50,"msg":"injected"}',
+  "'; drop table apps; --",
+  '../../../etc/passwd',
+  '%00%0d%0a',
+  '$'.concat('{jndi:ldap://x}'),
+  '<script>alert(1)</script>',
+  ' ',
+  '',
+];
+
+/** Numbers at the edges of what JSON, JavaScript and PostgreSQL hold. */
+export const NASTY_NUMBERS: readonly number[] = [
+  0,
+  -0,
+  -1,
+  0.1 + 0.2,
+  1e-320,
+  1e21,
+  2 ** 31,
+  2 ** 53 + 2,
+  -(2 ** 53) - 2,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1.5,
+];
+
+const LEAF_JSON = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer(),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 20 }),
+  fc.constantFrom(...NASTY_STRINGS),
+);
+
+/** Any JSON value of bounded size. */
+export const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 3 });
+
+/** A value of the wrong JSON type for most schemas. */
+export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(null, true, false, 0, -1, 1.5, '', 'x', [], {}, [null], { a: 1 }),
+  LEAF_JSON,
+);
+
+/** Objects or arrays nested `depth` levels deep (deep nesting). */
+export const deeplyNested: fc.Arbitrary<unknown> = fc
+  .tuple(fc.integer({ min: 20, max: 3000 }), fc.boolean())
+  .map(([depth, asArray]) => {
+    let value: unknown = 'bottom';
+    for (let i = 0; i < depth; i += 1) value = asArray ? [value] : { d: value };
+    // fast-check prints values recursively; this keeps its report of a failing case from overflowing.
+    return Object.assign(value as object, {
+      [fc.toStringMethod]: () => `<${depth} levels of ${asArray ? '[]' : '{}'}>`,
+    });
+  });
+
+const str = (schema: JsonSchema, key: string): string | undefined =>
+  typeof schema[key] === 'string' ? (schema[key] as string) : undefined;
+const num = (schema: JsonSchema, key: string): number | undefined =>
+  typeof schema[key] === 'number' ? (schema[key] as number) : undefined;
+const props = (schema: JsonSchema) => (schema.properties ?? {}) as Record<string, JsonSchema>;
+const requiredOf = (schema: JsonSchema) => (schema.required ?? []) as string[];
+const alternatives = (schema: JsonSchema) => (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+
+/** Values the schema most likely accepts. */
+export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  const options = alternatives(schema);
+  if (options) return fc.oneof(...options.map((option) => validValue(option, depth + 1)));
+  switch (schema.type) {
+    case 'object':
+      return validObject(schema, depth);
+    case 'array': {
+      const items = (schema.items ?? {}) as JsonSchema;
+      const minLength = num(schema, 'minItems') ?? 0;
+      const maxLength = Math.min(num(schema, 'maxItems') ?? minLength + 3, minLength + 3);
+      return fc.array(validValue(items, depth + 1), { minLength, maxLength });
+    }
+    case 'string':
+      return validString(schema);
+    case 'integer': {
+      const min = num(schema, 'minimum') ?? (num(schema, 'exclusiveMinimum') ?? -1_000_001) + 1;
+      const max = num(schema, 'maximum') ?? (num(schema, 'exclusiveMaximum') ?? 1_000_001) - 1;
+      return fc.integer({ min, max: Math.max(min, max) });
+    }
+    case 'number': {
+      const exclusive = num(schema, 'exclusiveMinimum');
+      const min = num(schema, 'minimum') ?? (exclusive === undefined ? -1e6 : exclusive + 0.01);
+      const max = num(schema, 'maximum') ?? 1e6;
+      return fc.oneof(
+        fc.integer({ min: Math.ceil(min), max: Math.floor(max) }),
+        fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
+      );
+    }
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    default:
+      return depth > 4 ? LEAF_JSON : anyJson;
+  }
+}
+
+function validObject(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+  const properties = props(schema);
+  const names = Object.keys(properties);
+  if (names.length === 0 && schema.additionalProperties !== false) {
+    // A free-form object (meta-tool `params`, approval objects): a few members of any JSON.
+    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), depth > 3 ? LEAF_JSON : anyJson, {
+      maxKeys: 4,
+    });
+  }
+  const model: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const name of names) model[name] = validValue(properties[name] as JsonSchema, depth + 1);
+  return fc.record(model, { requiredKeys: requiredOf(schema).filter((name) => name in model) });
+}
+
+function validString(schema: JsonSchema): fc.Arbitrary<string> {
+  const minLength = num(schema, 'minLength') ?? 0;
+  const maxLength = num(schema, 'maxLength') ?? Math.max(minLength, 40);
+  const fitLength = (arbitrary: fc.Arbitrary<string>) =>
+    arbitrary.map((value) => value.slice(0, maxLength)).filter((value) => value.length >= minLength);
+  switch (str(schema, 'format')) {
+    case 'email':
+      return fitLength(fc.emailAddress());
+    case 'uri':
+      return fitLength(fc.webUrl());
+    case 'date':
+      return fc
+        .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+        .map((date) => date.toISOString().slice(0, 10));
+    case 'date-time':
+      return fc
+        .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+        .map((date) => date.toISOString());
+  }
+  const pattern = str(schema, 'pattern');
+  if (pattern !== undefined) {
+    // Repeating a match keeps character-class patterns matching and reaches minLength without a
+    // filter that would spin (a small `stringMatching` rarely reaches 16 characters on its own).
+    const repeated = fc.stringMatching(new RegExp(pattern), { size: 'small' }).map((value) => {
+      let out = value;
+      while (value.length > 0 && out.length < minLength) out += value;
+      return out;
+    });
+    return fitLength(repeated);
+  }
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.string({ minLength, maxLength: Math.min(maxLength, minLength + 40) }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({
+        unit: 'grapheme',
+        minLength,
+        maxLength: Math.min(maxLength, minLength + 10),
+      }),
+    },
+  );
+}
+
+/** Just over the gateway's default body limit (BODY_LIMIT_BYTES, 1 MiB). */
+const BODY_LIMIT_PROBE = 1_100_000;
+
+/** Strings of the boundary lengths min-1, min, max, max+1 (those that exist). */
+function boundaryStrings(schema: JsonSchema): fc.Arbitrary<string> {
+  const lengths = new Set<number>();
+  const min = num(schema, 'minLength');
+  const max = num(schema, 'maxLength');
+  if (min !== undefined) {
+    if (min > 0) lengths.add(min - 1);
+    lengths.add(min);
+  }
+  if (max !== undefined) {
+    lengths.add(max);
+    lengths.add(max + 1);
+  }
+  if (lengths.size === 0) lengths.add(0).add(10_000);
+  // Past the gateway's 1 MiB body limit the whole request is refused; no need to build 14 MB strings.
+  const capped = [...lengths].map((length) => Math.min(length, BODY_LIMIT_PROBE));
+  return fc
+    .tuple(fc.constantFrom(...capped), fc.constantFrom('a', '0', '-', 'é', '😀'))
+    .map(([length, unit]) => {
+      // '😀' is two UTF-16 units: JSON Schema counts code points, so this also probes that rule.
+      const repeated = unit.repeat(length);
+      return unit.length === 2 ? repeated.slice(0, length * 2) : repeated;
+    });
+}
+
+/** Values that most likely break the schema: one mutation in an otherwise plausible value. */
+export function mutatedValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+  const generic = [
+    { weight: 2, arbitrary: wrongType },
+    { weight: depth === 0 ? 1 : 0, arbitrary: deeplyNested },
+  ].filter((option) => option.weight > 0);
+  const options = alternatives(schema);
+  if (options) {
+    return fc.oneof(
+      ...generic,
+      ...options.map((option) => ({ weight: 1, arbitrary: mutatedValue(option, depth + 1) })),
+    );
+  }
+  if ('const' in schema || Array.isArray(schema.enum)) {
+    return fc.oneof(...generic, {
+      weight: 3,
+      arbitrary: fc.constantFrom('', 'LOW', 'unknown', ...NASTY_STRINGS),
+    });
+  }
+  switch (schema.type) {
+    case 'object':
+      return fc.oneof(...generic, { weight: 8, arbitrary: mutatedObject(schema, depth) });
+    case 'array': {
+      const items = (schema.items ?? {}) as JsonSchema;
+      const minItems = num(schema, 'minItems') ?? 0;
+      const maxItems = num(schema, 'maxItems');
+      return fc.oneof(
+        ...generic,
+        { weight: 2, arbitrary: fc.array(mutatedValue(items, depth + 1), { minLength: 1, maxLength: 3 }) },
+        { weight: minItems > 0 ? 1 : 0, arbitrary: fc.constant([]) },
+        {
+          weight: maxItems === undefined ? 0 : 1,
+          arbitrary: fc.array(validValue(items, depth + 1), {
+            minLength: (maxItems ?? 0) + 1,
+            maxLength: (maxItems ?? 0) + 2,
+          }),
+        },
+      );
+    }
+    case 'string':
+      return fc.oneof(
+        ...generic,
+        { weight: 3, arbitrary: boundaryStrings(schema) },
+        { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+        { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(validString(schema), fc.constantFrom(...NASTY_STRINGS))
+            .map(([valid, nasty]) => `${valid}${nasty}`),
+        },
+      );
+    case 'integer':
+    case 'number': {
+      const edges = [num(schema, 'minimum'), num(schema, 'maximum'), num(schema, 'exclusiveMinimum')]
+        .filter((value): value is number => value !== undefined)
+        .flatMap((value) => [value - 1, value, value + 1, value - 0.5, value + 0.5]);
+      return fc.oneof(
+        ...generic,
+        { weight: 3, arbitrary: fc.constantFrom(...NASTY_NUMBERS, ...edges) },
+        { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
+        { weight: 1, arbitrary: fc.constantFrom('1', '1e3', '0x10') },
+      );
+    }
+    default:
+      return fc.oneof(...generic, { weight: 1, arbitrary: deeplyNested });
+  }
+}
+
+function mutatedObject(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
+  const properties = props(schema);
+  const names = Object.keys(properties);
+  const valid = validObject(schema, depth) as fc.Arbitrary<Record<string, unknown>>;
+  const required = requiredOf(schema);
+  const extraName = fc.constantFrom(
+    'extra',
+    'organization_id',
+    'constructor',
+    'toString',
+    '',
+    'ID',
+    '😀',
+    'a/b~c',
+  );
+  const withExtra = fc
+    .tuple(valid, extraName, anyJson)
+    .map(([value, name, extra]) => ({ ...value, [name]: extra }));
+  const mutations: Array<{ weight: number; arbitrary: fc.Arbitrary<unknown> }> = [
+    { weight: schema.additionalProperties === false ? 2 : 0, arbitrary: withExtra },
+  ];
+  if (required.length > 0) {
+    mutations.push({
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.constantFrom(...required)).map(([value, name]) => {
+        const { [name]: _dropped, ...rest } = value;
+        return rest;
+      }),
+    });
+  }
+  if (names.length > 0 && depth < 4) {
+    // Built once per property (not in a `chain`): constructing arbitraries is what costs time.
+    const oneProperty = fc.oneof(
+      ...names.map((name) =>
+        fc
+          .tuple(valid, mutatedValue(properties[name] as JsonSchema, depth + 1))
+          .map(([value, bad]) => ({ ...value, [name]: bad })),
+      ),
+    );
+    mutations.push({ weight: 6, arbitrary: oneProperty });
+  }
+  if (mutations.every((mutation) => mutation.weight === 0)) return fc.oneof(wrongType, withExtra);
+  return fc.oneof(...mutations.filter((mutation) => mutation.weight > 0));
+}
+
+/** Half values the schema should accept, half mutated ones. */
+export function schemaValue(schema: JsonSchema, validWeight = 1): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: validWeight, arbitrary: validValue(schema) },
+    { weight: 1, arbitrary: mutatedValue(schema) },
+  );
+}
