@@ -101,7 +101,9 @@ async function startGateway(env, kind = 'standard') {
     // The rate limiter still runs on every invoke (Redis in postgres mode); its buckets are set high
     // enough that a load run measures the path, not 429s.
     env: {
-      ...process.env,
+      // The mode decides the database: an exported DATABASE_URL/REDIS_URL must not turn the embedded
+      // run into a PostgreSQL one (postgres mode passes them in `env`).
+      ...withoutServices(process.env),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
@@ -120,6 +122,10 @@ async function startGateway(env, kind = 'standard') {
   }
   child.kill('SIGKILL');
   throw new Error('the gateway did not answer /health within 60 s');
+}
+
+function withoutServices({ DATABASE_URL: _database, REDIS_URL: _redis, ...rest }) {
+  return rest;
 }
 
 async function stop(child) {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@agw/contracts';
-import type { WalletSnapshot } from './ports.js';
+import type { AuditRecord, WalletSnapshot } from './ports.js';
 
 /**
  * The nine built-in guards in their canonical order. Order is data: reordering security checks is a
@@ -114,6 +114,8 @@ export interface GuardFacts {
   readonly rateLimit?: RateLimitFact;
   /** Set by `audit`: the record of the allowed decision, written before the handler runs. */
   readonly decisionAuditId?: string;
+  /** Set by `audit` with `deferDecision`: that record, written with the outcome at settle. */
+  readonly deferredDecision?: AuditRecord;
   /** Set by `policy` when it read the wallet for the kill switch; `billing` reuses it (one read). */
   readonly wallet?: WalletSnapshot;
   /** Set by `billing`: the estimated (maximum) cost in credits. */

@@ -111,6 +111,8 @@ export interface RateLimiter {
 
 /** One audit record: who did what to which capability, and what came of it. */
 export interface AuditRecord {
+  /** An id chosen by the writer (the audit guard when it defers a decision); sinks must keep it. */
+  readonly audit_id?: string;
   readonly occurred_at: string;
   readonly request_id: string | null;
   readonly actor_type: 'installation' | 'anonymous';
@@ -141,6 +143,11 @@ export interface AuditRecord {
 export interface AuditSink {
   /** Appends a record durably and returns its id (the response's `audit_id`). */
   append(record: AuditRecord): MaybePromise<string>;
+  /**
+   * Optional: appends several records atomically in one write and returns their ids in order. The
+   * audit guard's `deferDecision` needs it.
+   */
+  appendBatch?(records: readonly AuditRecord[]): MaybePromise<readonly string[]>;
 }
 
 /** A budget policy profile; a null cap means no cap. Amounts are decimal credit strings. */

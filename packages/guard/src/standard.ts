@@ -1,6 +1,6 @@
 import { createGuardChain, type GuardChain, type GuardChainOptions } from './chain.js';
 import type { Guard } from './guard.js';
-import { auditGuard } from './guards/audit.js';
+import { type AuditGuardOptions, auditGuard } from './guards/audit.js';
 import { billingGuard } from './guards/billing.js';
 import { egressGuard } from './guards/egress.js';
 import { installationKeyGuard } from './guards/installation-key.js';
@@ -34,6 +34,8 @@ export interface StandardGuardPorts {
   readonly rateLimits?: PolicyGuardOptions['rateLimits'];
   readonly approvalTtlSeconds?: number;
   readonly requireApproval?: PolicyGuardOptions['requireApproval'];
+  /** See {@link AuditGuardOptions.deferDecision}. */
+  readonly deferAuditDecision?: boolean;
 }
 
 /** The nine built-in guards, in canonical order, wired to the given ports. */
@@ -54,7 +56,7 @@ export function createStandardGuards(ports: StandardGuardPorts): Guard[] {
       ...(ports.approvalTtlSeconds === undefined ? {} : { approvalTtlSeconds: ports.approvalTtlSeconds }),
       ...(ports.requireApproval === undefined ? {} : { requireApproval: ports.requireApproval }),
     }),
-    auditGuard({ sink: ports.audit, clock }),
+    auditGuard({ sink: ports.audit, clock, deferDecision: ports.deferAuditDecision ?? false }),
     billingGuard({ wallet: ports.wallet, clock }),
     egressGuard({ policy: ports.egress }),
   ];

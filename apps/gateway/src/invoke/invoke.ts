@@ -99,7 +99,11 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     );
 
   if (!contract.mutating) {
-    const executed = await knex.transaction(execute);
+    // A free read charges nothing and changes nothing: its one write, the decision and outcome audit
+    // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
+    const executed = isFreeRead(contract)
+      ? await runHandler(deps.runtime, checked, contract, handler, request)
+      : await knex.transaction(execute);
     if (executed.kind === 'succeeded') {
       ctx.body = executed.body;
       return;
@@ -212,6 +216,11 @@ export async function runHandler(
         : { cost: { credits: settlement.chargedCredits, currency: 'credits' as const } }),
     },
   };
+}
+
+/** A capability that neither changes state, runs long nor costs anything. */
+function isFreeRead(contract: CatalogContract): boolean {
+  return !contract.mutating && !contract.long_running && /^0(\.0+)?$/.test(contract.cost_credits);
 }
 
 /**

@@ -44,9 +44,12 @@ export async function acceptJob(
   const id = randomUUID();
   const auditId = settlement.auditId ?? '';
   const { capability: _contract, params: _params, ...requestState } = snapshot.request;
+  // The deferred decision record was written by the `accepted` settle above; the worker's settle must
+  // not write it again.
+  const { deferredDecision: _written, ...facts } = snapshot.facts;
   const runState: StoredRunState = {
     request: requestState,
-    facts: { ...snapshot.facts },
+    facts,
     trace: snapshot.trace.map((entry) => ({ ...entry })),
     after: snapshot.after,
   };

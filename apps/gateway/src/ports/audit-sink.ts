@@ -10,29 +10,37 @@ function statusOf(record: AuditRecord): number {
   return record.outcome === 'failed' ? 500 : 200;
 }
 
+/** The `audit_events` row of a record (its own id, or a fresh one). */
+function toRow(record: AuditRecord) {
+  const { audit_id, occurred_at, request_id, actor_type, actor_id, action, outcome, ...details } = record;
+  return {
+    audit_id: audit_id ?? randomUUID(),
+    occurred_at,
+    request_id: request_id ?? '',
+    actor: actor_type === 'installation' && actor_id !== null ? `installation:${actor_id}` : 'anonymous',
+    action,
+    outcome,
+    http_status: statusOf(record),
+    details: JSON.stringify({ ...details, transport: auditTransport() }),
+  };
+}
+
 /**
  * The guard's AuditSink over `audit_events`: one row per decision and outcome, with a fresh audit id
- * (the response's `audit_id`). Inside an invoke's transaction the row commits with the result.
+ * (the response's `audit_id`) unless the record brings one. Inside an invoke's transaction the rows
+ * commit with the result; `appendBatch` writes a deferred decision and its outcome in one statement.
  */
 export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   return {
     async append(record: AuditRecord): Promise<string> {
-      const auditId = randomUUID();
-      const { occurred_at, request_id, actor_type, actor_id, action, outcome, ...details } = record;
-      await executor
-        .current()('audit_events')
-        .insert({
-          audit_id: auditId,
-          occurred_at,
-          request_id: request_id ?? '',
-          actor:
-            actor_type === 'installation' && actor_id !== null ? `installation:${actor_id}` : 'anonymous',
-          action,
-          outcome,
-          http_status: statusOf(record),
-          details: JSON.stringify({ ...details, transport: auditTransport() }),
-        });
-      return auditId;
+      const row = toRow(record);
+      await executor.current()('audit_events').insert(row);
+      return row.audit_id;
+    },
+    async appendBatch(records: readonly AuditRecord[]): Promise<readonly string[]> {
+      const rows = records.map(toRow);
+      await executor.current()('audit_events').insert(rows);
+      return rows.map((row) => row.audit_id);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hashParams } from '../canonical-json.js';
 import { GuardConfigError } from '../errors.js';
 import type { Guard, GuardFacts, GuardMode, GuardRequest, TraceEntry } from '../guard.js';
@@ -7,6 +8,13 @@ import type { AuditRecord, AuditSink, Clock } from '../ports.js';
 export interface AuditGuardOptions {
   readonly sink: AuditSink;
   readonly clock: Clock;
+  /**
+   * Write the allowed decision together with the outcome, in one `sink.appendBatch` at settle, instead
+   * of on its own before the handler: one write fewer per run. For callers that run the handler and
+   * settle in one transaction, or whose handler changes nothing (a crash then loses nothing that the
+   * decision record would have answered for). Needs `sink.appendBatch`.
+   */
+  readonly deferDecision?: boolean;
 }
 
 /**
@@ -19,6 +27,9 @@ export function auditGuard(options: AuditGuardOptions): Guard {
   if (typeof options?.sink?.append !== 'function')
     throw new GuardConfigError('auditGuard needs sink: AuditSink.');
   if (typeof options.clock?.now !== 'function') throw new GuardConfigError('auditGuard needs a clock.');
+  if (options.deferDecision && typeof options.sink.appendBatch !== 'function') {
+    throw new GuardConfigError('auditGuard with deferDecision needs sink.appendBatch.');
+  }
   const { sink, clock } = options;
 
   return {
@@ -32,6 +43,13 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         outcome: 'allowed',
         trace,
       });
+      if (options.deferDecision) {
+        const decisionAuditId = randomUUID();
+        return {
+          outcome: 'pass',
+          facts: { decisionAuditId, deferredDecision: { ...record, audit_id: decisionAuditId } },
+        };
+      }
       const decisionAuditId = await sink.append(record);
       return { outcome: 'pass', facts: { decisionAuditId } };
     },
@@ -47,6 +65,11 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         chargedCredits: context.settled.chargedCredits,
         approvalId: context.approvalId,
       });
+      const deferred = context.facts.deferredDecision;
+      if (deferred !== undefined && sink.appendBatch !== undefined) {
+        const [, auditId] = await sink.appendBatch([deferred, record]);
+        return { auditId };
+      }
       return { auditId: await sink.append(record) };
     },
   };

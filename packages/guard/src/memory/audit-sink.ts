@@ -12,12 +12,14 @@ export interface MemoryAuditSink extends AuditSink {
 /** Creates an in-memory audit sink; ids are UUID v4. */
 export function createMemoryAuditSink(): MemoryAuditSink {
   const stored: StoredAuditRecord[] = [];
+  const append = (record: AuditRecord): string => {
+    const audit_id = record.audit_id ?? randomUUID();
+    stored.push(Object.freeze({ ...record, audit_id }));
+    return audit_id;
+  };
   return {
-    append(record) {
-      const audit_id = randomUUID();
-      stored.push(Object.freeze({ ...record, audit_id }));
-      return audit_id;
-    },
+    append,
+    appendBatch: (records) => records.map(append),
     records: () => [...stored],
   };
 }
