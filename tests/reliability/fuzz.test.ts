@@ -10,8 +10,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onboard } from '../../apps/gateway/test/helpers/access-client.js';
 import { insertKey } from '../../apps/gateway/test/helpers/admin-fixtures.js';
-import { useGateway } from '../../apps/gateway/test/helpers/gateway.js';
-import { approvedInstallation } from '../../apps/gateway/test/helpers/mcp.js';
+import { approvedInstallation, useGateway } from '../../apps/gateway/test/helpers/gateway.js';
 import {
   changedTables,
   createFingerprinter,

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient } from '../../apps/gateway/test/helpers/access-client.js';
-import type { GatewayFixture } from '../../apps/gateway/test/helpers/gateway.js';
-import { approvedInstallation } from '../../apps/gateway/test/helpers/mcp.js';
+import { approvedInstallation, type GatewayFixture } from '../../apps/gateway/test/helpers/gateway.js';
 import { sleep } from './helpers/net.js';
 import {
   hasPostgresBinaries,

@@ -8,9 +8,8 @@ import { type CapabilityContract, capabilityContracts, createValidator } from '@
 import type { CatalogContract } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../../apps/gateway/test/helpers/access-client.js';
-import { useGateway } from '../../apps/gateway/test/helpers/gateway.js';
+import { approvedInstallation, useGateway } from '../../apps/gateway/test/helpers/gateway.js';
 import { waitUntil } from '../../apps/gateway/test/helpers/mail-sink.js';
-import { approvedInstallation } from '../../apps/gateway/test/helpers/mcp.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 // A high-risk capability (every run waits for an operator approval) and a long-running one (a job).

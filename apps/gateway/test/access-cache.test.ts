@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
-import { approvedInstallation } from './helpers/mcp.js';
 
 // One instance (PGlite or PostgreSQL; with REDIS_URL the invalidation goes through Redis pub/sub).
 const gateway = useGateway();

@@ -3,9 +3,9 @@ import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } f
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
 import type { CatalogContract } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, onboard } from './helpers/access-client.js';
+import type { Answer } from './helpers/access-client.js';
 import { adminFetch } from './helpers/admin-fixtures.js';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
 // A paid read (0.5 credits) so the billing guard has something to judge against the caps.
@@ -22,13 +22,7 @@ const gateway = useGateway({ handlers, catalog: handlers.map((h) => h.contract a
 let key: string;
 let org: string;
 beforeAll(async () => {
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  key = flow.installationKey;
-  org = (await gateway.knex('installations').where({ id: flow.installationId }).first()).organization_id;
+  ({ key, organizationId: org } = await approvedInstallation(gateway));
 });
 
 const invoke = (): Promise<Answer> =>

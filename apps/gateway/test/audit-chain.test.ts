@@ -6,9 +6,8 @@
 import { ConfigError, loadConfig, startGateway } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onboard } from './helpers/access-client.js';
 import { adminFetch } from './helpers/admin-fixtures.js';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
 // Fast enough that waiting for the background sealer is short, slow enough to interleave with requests.
@@ -17,14 +16,7 @@ const gateway = useGateway({ env: { AUDIT_SEAL_INTERVAL_MS: '50' } });
 let key: string;
 let organizationId: string;
 beforeAll(async () => {
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  key = flow.installationKey;
-  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
-    .organization_id;
+  ({ key, organizationId } = await approvedInstallation(gateway));
 });
 
 type Verification = {

@@ -8,8 +8,8 @@ import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } f
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
 import type { CatalogContract } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, onboard } from './helpers/access-client.js';
-import { useGateway } from './helpers/gateway.js';
+import type { Answer } from './helpers/access-client.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
 let upstream: Server;
@@ -56,15 +56,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   port = (upstream.address() as AddressInfo).port;
 
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  key = flow.installationKey;
-  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
-    .organization_id;
-  await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '10' });
+  ({ key, organizationId } = await approvedInstallation(gateway, '10'));
 });
 afterAll(async () => {
   await new Promise((resolve) => upstream?.close(resolve));

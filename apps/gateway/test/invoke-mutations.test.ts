@@ -2,8 +2,8 @@ import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } f
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
 import type { CatalogContract } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Answer, onboard } from './helpers/access-client.js';
-import { useGateway } from './helpers/gateway.js';
+import type { Answer } from './helpers/access-client.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
@@ -60,15 +60,7 @@ let key: string;
 let organizationId: string;
 
 beforeAll(async () => {
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  key = flow.installationKey;
-  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
-    .organization_id;
-  await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '1.2' });
+  ({ key, organizationId } = await approvedInstallation(gateway, '1.2'));
 });
 
 async function invoke(body: unknown): Promise<Answer> {

@@ -9,9 +9,9 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration } from './helpers/access-client.js';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
-import { approvedInstallation, connectMcp, rawMcp } from './helpers/mcp.js';
+import { connectMcp, rawMcp } from './helpers/mcp.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 // The handled catalog has no mutating capability yet: a paid test mutation proves replays over MCP.

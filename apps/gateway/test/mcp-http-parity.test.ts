@@ -2,8 +2,8 @@
 // /openapi.json publish, and the same calls get the same answers over both (audit ids aside).
 
 import { describe, expect, it } from 'vitest';
-import { useGateway } from './helpers/gateway.js';
-import { approvedInstallation, connectMcp } from './helpers/mcp.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
+import { connectMcp } from './helpers/mcp.js';
 
 const gateway = useGateway();
 

@@ -1,8 +1,7 @@
 import { ConfigError, loadConfig } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
-import { approvedInstallation } from './helpers/mcp.js';
 
 // Three invokes per installation and capability per minute, so a burst trips the capability bucket.
 const gateway = useGateway({

@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AccessClient } from './helpers/access-client.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import type { GatewayFixture } from './helpers/gateway.js';
-import { approvedInstallation } from './helpers/mcp.js';
+import { approvedInstallation } from './helpers/gateway.js';
 
 // Documented behaviour (README "Rate limits"): with Redis unreachable, invokes never wait on it —
 // rate limits fall back to in-process buckets (still enforced), the cache reads PostgreSQL — and

@@ -4,8 +4,8 @@ import { AccessClient } from './helpers/access-client.js';
 import { adminFetch, readOperatorKeyFile } from './helpers/admin-fixtures.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import type { GatewayFixture } from './helpers/gateway.js';
+import { approvedInstallation } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
-import { approvedInstallation } from './helpers/mcp.js';
 
 // Two gateway instances on one PostgreSQL and one Redis: rate limits and cache invalidation are shared.
 const shared = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);

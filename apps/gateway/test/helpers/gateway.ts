@@ -1,7 +1,7 @@
 import { type GatewayHandle, loadConfig, type StartOptions, startGateway } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll } from 'vitest';
-import { AccessClient } from './access-client.js';
+import { AccessClient, onboard } from './access-client.js';
 import { readOperatorKeyFile } from './admin-fixtures.js';
 import { createTestEnvironment, type TestEnvironment } from './environment.js';
 
@@ -70,5 +70,23 @@ export function useGateway(
     get operatorKey() {
       return current().operatorKey;
     },
+  };
+}
+
+/** Onboards over HTTP and approves the installation in the tables; an optional wallet balance. */
+export async function approvedInstallation(gateway: GatewayFixture, balance?: string) {
+  const flow = await onboard(gateway.client);
+  await gateway
+    .knex('installations')
+    .where({ id: flow.installationId })
+    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
+  const row = await gateway.knex('installations').where({ id: flow.installationId }).first();
+  if (balance !== undefined) {
+    await gateway.knex('wallets').insert({ organization_id: row.organization_id, balance });
+  }
+  return {
+    key: flow.installationKey,
+    installationId: flow.installationId,
+    organizationId: row.organization_id as string,
   };
 }

@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Answer, onboard } from './access-client.js';
-import type { GatewayFixture } from './gateway.js';
+import type { Answer } from './access-client.js';
 
 /** An official SDK client connected to the gateway's /mcp, with the installation key when given. */
 export async function connectMcp(url: string, key?: string): Promise<Client> {
@@ -11,24 +10,6 @@ export async function connectMcp(url: string, key?: string): Promise<Client> {
   });
   await client.connect(transport);
   return client;
-}
-
-/** Onboards over HTTP and approves the installation in the tables; an optional wallet balance. */
-export async function approvedInstallation(gateway: GatewayFixture, balance?: string) {
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  const row = await gateway.knex('installations').where({ id: flow.installationId }).first();
-  if (balance !== undefined) {
-    await gateway.knex('wallets').insert({ organization_id: row.organization_id, balance });
-  }
-  return {
-    key: flow.installationKey,
-    installationId: flow.installationId,
-    organizationId: row.organization_id as string,
-  };
 }
 
 /** A raw JSON-RPC POST to /mcp, for what the SDK client does not let a test shape. */
