@@ -14,7 +14,7 @@ import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { connectMcp, rawMcp } from './helpers/mcp.js';
 
 const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-// The handled catalog has no mutating capability yet: a paid test mutation proves replays over MCP.
+// A paid test mutation with a trivial handler proves replays over MCP without documents' content checks.
 const stamp = defineCapabilityHandler<{ label: string }, { stamped: string }>({
   contract: {
     ...template,

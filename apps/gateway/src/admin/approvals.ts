@@ -1,4 +1,3 @@
-import { createAjv, toViolation } from '@agw/contracts';
 import type { Router, RouterContext } from '@koa/router';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
@@ -6,6 +5,7 @@ import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import type { OperatorPrincipal } from './operator-auth.js';
 import { iso } from './rows.js';
+import { adminValidator } from './validation.js';
 
 /**
  * The operator side of run approvals (rows the policy guard creates for high-risk runs).
@@ -95,25 +95,6 @@ export interface ApprovalListQuery {
 /** Body of POST /admin/approvals/:id/deny. */
 export interface DenyBody {
   reason?: string;
-}
-
-const ajv = createAjv();
-
-/** Compiles an admin request schema; the validator throws the 400 envelope with `schema_pointer`. */
-export function adminValidator<T>(schema: object): (value: unknown) => T {
-  const validate = ajv.compile(schema);
-  return (value) => {
-    if (validate(value)) return value as T;
-    const violations = (validate.errors ?? []).slice(0, 20).map(toViolation);
-    const first = violations[0];
-    throw new GatewayError('validation_failed', {
-      message: first
-        ? `The request does not match the schema at "${first.schema_pointer}": ${first.message}.`
-        : 'The request does not match the schema.',
-      details: violations.map((violation) => ({ ...violation })),
-      ...(first ? { schemaPointer: first.schema_pointer } : {}),
-    });
-  };
 }
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

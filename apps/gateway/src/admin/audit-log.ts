@@ -4,7 +4,8 @@ import { utcMicros } from '../audit-chain/record.js';
 import { verifyAuditChain } from '../audit-chain/verify.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
-import { type AdminRouteKit, adminValidator, UUID_PATTERN } from './approvals.js';
+import { type AdminRouteKit, UUID_PATTERN } from './approvals.js';
+import { adminValidator } from './validation.js';
 
 /**
  * The operator's read side of the audit log: `GET /admin/audit` (newest first, filtered, paged) and

@@ -2,10 +2,9 @@ import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import type { GatewayState } from '../http/state.js';
 import { credits } from '../ports/wallet-store.js';
-import { type AdminContext, type AdminRouteKit, adminValidator, UUID_PATTERN } from './approvals.js';
-import { assertOrganization, organizationNotFound } from './wallets.js';
-
-const UUID = new RegExp(UUID_PATTERN);
+import type { AdminRouteKit } from './approvals.js';
+import { adminValidator } from './validation.js';
+import { assertOrganization, organizationParam } from './wallets.js';
 
 /**
  * The operator side of an organization's budget policy profile: task, daily, monthly and hourly
@@ -131,17 +130,12 @@ export async function patchPolicy(
 /** GET /admin/policies/:org and PATCH (or POST, for clients without PATCH) /admin/policies/:org. */
 export function registerPolicyRoutes(router: Router<GatewayState>, kit: AdminRouteKit): void {
   const { knex, route, reply } = kit;
-  const organizationId = (ctx: AdminContext) => {
-    const id = ctx.params.organization_id ?? '';
-    if (!UUID.test(id)) throw organizationNotFound(id);
-    return id;
-  };
   router.get(
     '/admin/policies/:organization_id',
-    route(async ({ ctx }) => reply(ctx, { policy: await showPolicy(knex, organizationId(ctx)) })),
+    route(async ({ ctx }) => reply(ctx, { policy: await showPolicy(knex, organizationParam(ctx)) })),
   );
   const set = route(async (call) => {
-    const id = organizationId(call.ctx);
+    const id = organizationParam(call.ctx);
     const patch = validatePolicyPatch(call.ctx.state.body);
     const outcome = await call.audited('policy.set', 200, async (trx) => {
       const result = await patchPolicy(trx, id, patch);

@@ -91,26 +91,35 @@ interface AdminSchemaTypes {
 export type AdminSchemaName = keyof AdminSchemaTypes;
 
 const ajv = createAjv();
-const validators = Object.fromEntries(
-  Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]),
-) as Record<AdminSchemaName, ReturnType<typeof ajv.compile>>;
 
 /**
- * Returns `value` typed when it matches the named schema, otherwise throws 400 `validation_failed`
- * with one detail per violation (RFC 6901 pointers) and the first pointer as `schema_pointer`.
+ * Compiles an admin request schema once. The returned function returns `value` typed when it matches,
+ * otherwise throws 400 `validation_failed` with one detail per violation (RFC 6901 pointers) and the
+ * first pointer as `schema_pointer`.
  */
+export function adminValidator<T>(schema: object): (value: unknown) => T {
+  const validate = ajv.compile(schema);
+  return (value) => {
+    if (validate(value)) return value as T;
+    const violations = (validate.errors ?? []).slice(0, 20).map(toViolation);
+    const first = violations[0];
+    throw new GatewayError('validation_failed', {
+      message: first
+        ? `The request does not match the schema at "${first.schema_pointer}": ${first.message}.`
+        : 'The request does not match the schema.',
+      details: violations.map((violation) => ({ ...violation })),
+      ...(first ? { schemaPointer: first.schema_pointer } : {}),
+    });
+  };
+}
+
+const validators = Object.fromEntries(
+  Object.entries(schemas).map(([name, schema]) => [name, adminValidator(schema)]),
+) as { [N in AdminSchemaName]: (value: unknown) => AdminSchemaTypes[N] };
+
+/** {@link adminValidator} of the named schema. */
 export function validateAdminInput<N extends AdminSchemaName>(name: N, value: unknown): AdminSchemaTypes[N] {
-  const validate = validators[name];
-  if (validate(value)) return value as AdminSchemaTypes[N];
-  const violations = (validate.errors ?? []).slice(0, 20).map(toViolation);
-  const first = violations[0];
-  throw new GatewayError('validation_failed', {
-    message: first
-      ? `The request does not match the schema at "${first.schema_pointer}": ${first.message}.`
-      : 'The request does not match the schema.',
-    details: violations.map((violation) => ({ ...violation })),
-    ...(first ? { schemaPointer: first.schema_pointer } : {}),
-  });
+  return validators[name](value);
 }
 
 /** An email address as stored and compared by the admin API: trimmed and lower-cased. */

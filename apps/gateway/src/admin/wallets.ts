@@ -6,7 +6,8 @@ import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER } from '../idempotency/key-header.js';
 import { createKnexWalletStore, credits } from '../ports/wallet-store.js';
-import { type AdminContext, type AdminRouteKit, adminValidator, UUID_PATTERN } from './approvals.js';
+import { type AdminContext, type AdminRouteKit, UUID_PATTERN } from './approvals.js';
+import { adminValidator } from './validation.js';
 
 const UUID = new RegExp(UUID_PATTERN);
 
@@ -201,22 +202,24 @@ function entryView(row: {
   };
 }
 
+/** The `:organization_id` route parameter; anything but a UUID is a missing organization (404). */
+export function organizationParam(ctx: AdminContext): string {
+  const id = ctx.params.organization_id ?? '';
+  if (!UUID.test(id)) throw organizationNotFound(id);
+  return id;
+}
+
 /** GET /admin/wallets/:org and POST /admin/wallets/:org/credit. */
 export function registerWalletRoutes(router: Router<GatewayState>, kit: AdminRouteKit): void {
   const { knex, route, reply } = kit;
-  const organizationId = (ctx: AdminContext) => {
-    const id = ctx.params.organization_id ?? '';
-    if (!UUID.test(id)) throw organizationNotFound(id);
-    return id;
-  };
   router.get(
     '/admin/wallets/:organization_id',
-    route(async ({ ctx }) => reply(ctx, { wallet: await showWallet(knex, organizationId(ctx)) })),
+    route(async ({ ctx }) => reply(ctx, { wallet: await showWallet(knex, organizationParam(ctx)) })),
   );
   router.post(
     '/admin/wallets/:organization_id/credit',
     route(async (call) => {
-      const id = organizationId(call.ctx);
+      const id = organizationParam(call.ctx);
       const body = validateCreditBody(call.ctx.state.body);
       const header = call.ctx.get(IDEMPOTENCY_KEY_HEADER);
       const key = header === '' ? undefined : parseIdempotencyKey(header);

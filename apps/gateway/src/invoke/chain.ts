@@ -86,6 +86,7 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
   const executor = createKnexExecutor(knex);
   const egress = options.egress ?? { allowedHosts: [], allowHttp: false };
   const protocols = egress.allowHttp ? ['https:', 'http:'] : ['https:'];
+  const noEgress = createEgressFetch([], fetch, { protocols });
   const wallet = createKnexWalletStore(executor);
   const cache = createAccessStateCache({
     knex,
@@ -117,8 +118,9 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     wallet,
     data: createKnexDataPort(executor),
     clock,
-    // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome.
-    fetchFor: (hosts) => createEgressFetch(hosts, fetch, { protocols }),
+    // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome. Most
+    // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
+    fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),
   };
 }
 
