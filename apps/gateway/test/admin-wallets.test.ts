@@ -28,6 +28,9 @@ beforeAll(async () => {
 const invoke = (): Promise<Answer> =>
   gateway.client.post('/mcp/invoke', { id: 'demo.paid.read', params: {} }, { idem: null, key });
 
+const freeRead = (): Promise<Answer> =>
+  gateway.client.post('/mcp/invoke', { id: 'core.org.current.get', params: {} }, { idem: null, key });
+
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
@@ -179,12 +182,18 @@ describe('admin policies', () => {
   });
 
   it('the kill switch stops every invoke until it is turned off', async () => {
+    // The free read runs first, so the gateway holds the switch's "off" state in its cache.
+    expect((await freeRead()).status).toBe(200);
     await call('PATCH', `/admin/policies/${org}`, { kill_switch_enabled: true });
     const stopped = await invoke();
     expect(stopped.status).toBe(403);
     expect(expectEnvelope(stopped.json, 'forbidden').message).toMatch(/kill switch/);
+    expect(expectEnvelope((await freeRead()).json, 'forbidden').details).toEqual([
+      { reason: 'kill_switch', policy_profile_id: `policy_${org}` },
+    ]);
     await call('PATCH', `/admin/policies/${org}`, { kill_switch_enabled: false });
     expect((await invoke()).json).toMatchObject({ status: 'succeeded' });
+    expect((await freeRead()).status).toBe(200);
   });
 
   it('refuses bad caps with 400 and a schema_pointer, an empty patch, and unknown organizations', async () => {

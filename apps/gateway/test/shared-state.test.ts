@@ -68,6 +68,17 @@ describe.skipIf(!shared)('two instances on one PostgreSQL + Redis', () => {
     expectEnvelope((await invokeOn(clientB, key)).json, 'organization_inactive');
   });
 
+  it('a kill switch turned on through A is refused by B on its next request', async () => {
+    const { key, organizationId } = await onboarded();
+    expect((await invokeOn(clientB, key)).status).toBe(200);
+    const policy = (body: unknown) =>
+      adminFetch(`${a.url}/admin/policies/${organizationId}`, operatorKey, { body });
+    expect((await policy({ kill_switch_enabled: true })).status).toBe(200);
+    expect(expectEnvelope((await invokeOn(clientB, key)).json, 'forbidden').message).toMatch(/kill switch/);
+    expect((await policy({ kill_switch_enabled: false })).status).toBe(200);
+    expect((await invokeOn(clientB, key)).status).toBe(200);
+  });
+
   it('a key rotated through A is refused by B on its next request', async () => {
     const { key } = await onboarded();
     expect((await invokeOn(clientB, key)).status).toBe(200);

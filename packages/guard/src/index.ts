@@ -89,6 +89,8 @@ export type {
   InstallationStore,
   KeyRecord,
   KeyStore,
+  KillSwitchState,
+  KillSwitchStore,
   MaybePromise,
   NewApproval,
   PendingApprovalMatch,

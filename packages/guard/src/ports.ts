@@ -190,6 +190,20 @@ export interface WalletStore {
   charge(request: ChargeRequest): MaybePromise<{ readonly charged: boolean }>;
 }
 
+/** The organization's kill switch: all the policy guard needs of the budget policy. */
+export interface KillSwitchState {
+  readonly enabled: boolean;
+  readonly policy_profile_id: string | null;
+}
+
+/**
+ * Reads the kill switch alone. Cheaper than a {@link WalletSnapshot} (no balance, no spend sums) and
+ * cacheable: the policy guard reads it on every run, billing reads the snapshot only for paid runs.
+ */
+export interface KillSwitchStore {
+  getKillSwitch(organizationId: string): MaybePromise<KillSwitchState>;
+}
+
 /** The hosts capabilities may reach. Entries are host names or `*.domain` wildcards. */
 export interface EgressPolicy {
   allowedHosts(organizationId: string | undefined): MaybePromise<readonly string[]>;

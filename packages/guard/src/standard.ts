@@ -16,6 +16,7 @@ import type {
   EgressPolicy,
   InstallationStore,
   KeyStore,
+  KillSwitchStore,
   SchemaValidator,
   WalletStore,
 } from './ports.js';
@@ -30,6 +31,8 @@ export interface StandardGuardPorts {
   readonly audit: AuditSink;
   readonly wallet: WalletStore;
   readonly egress: EgressPolicy;
+  /** See {@link PolicyGuardOptions.killSwitch}; without it the policy guard reads the wallet snapshot. */
+  readonly killSwitch?: KillSwitchStore;
   readonly rateLimiter?: PolicyGuardOptions['rateLimiter'];
   readonly rateLimits?: PolicyGuardOptions['rateLimits'];
   readonly approvalTtlSeconds?: number;
@@ -51,6 +54,7 @@ export function createStandardGuards(ports: StandardGuardPorts): Guard[] {
       clock,
       approvals: ports.approvals,
       wallet: ports.wallet,
+      ...(ports.killSwitch === undefined ? {} : { killSwitch: ports.killSwitch }),
       ...(ports.rateLimiter === undefined ? {} : { rateLimiter: ports.rateLimiter }),
       ...(ports.rateLimits === undefined ? {} : { rateLimits: ports.rateLimits }),
       ...(ports.approvalTtlSeconds === undefined ? {} : { approvalTtlSeconds: ports.approvalTtlSeconds }),

@@ -67,6 +67,31 @@ describe('policy guard', () => {
     });
   });
 
+  it('reads only the kill switch port when one is given: no wallet snapshot, same refusal', async () => {
+    const world = createWorld();
+    const snapshots: string[] = [];
+    const guard = policyGuard({
+      clock: world.clock,
+      approvals: world.approvals,
+      wallet: {
+        getSnapshot(organization, now) {
+          snapshots.push(organization);
+          return world.wallet.getSnapshot(organization, now);
+        },
+      },
+      killSwitch: world.wallet,
+    });
+    const passed = await guard.check(context());
+    expect(passed).toMatchObject({ outcome: 'pass' });
+    expect(passed.outcome === 'pass' && passed.facts?.wallet).toBe(undefined);
+    world.wallet.setPolicy(organizationId, { kill_switch_enabled: true, policy_profile_id: 'policy_1' });
+    expect(await guard.check(context())).toMatchObject({
+      code: 'forbidden',
+      details: [{ reason: 'kill_switch', policy_profile_id: 'policy_1' }],
+    });
+    expect(snapshots).toEqual([]);
+  });
+
   it('challenges a high-risk invoke with a token bound to capability, version and params', async () => {
     const { guard, approvals } = setup();
     const decision = challenged(await guard.check(payment()));

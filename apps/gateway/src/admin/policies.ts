@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import type { GatewayState } from '../http/state.js';
+import { accessStateChanged } from '../keys/state-cache.js';
 import { credits } from '../ports/wallet-store.js';
 import type { AdminRouteKit } from './approvals.js';
 import { adminValidator } from './validation.js';
@@ -124,6 +125,8 @@ export async function patchPolicy(
     .insert({ organization_id: organizationId, ...values })
     .onConflict('organization_id')
     .merge({ ...values, updated_at: trx.fn.now() });
+  // The invoke chain caches the kill switch (src/keys/state-cache.ts).
+  if (patch.kill_switch_enabled !== undefined) accessStateChanged(trx);
   return { policy: await showPolicy(trx, organizationId), previous, changed: true };
 }
 

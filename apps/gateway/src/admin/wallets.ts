@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import { IDEMPOTENCY_KEY_HEADER, parseIdempotencyKey, REPLAYED_HEADER } from '../idempotency/key-header.js';
-import { createKnexWalletStore, credits } from '../ports/wallet-store.js';
+import { credits, readWalletSnapshot } from '../ports/wallet-store.js';
 import { type AdminContext, type AdminRouteKit, UUID_PATTERN } from './approvals.js';
 import { adminValidator } from './validation.js';
 
@@ -74,8 +74,7 @@ export function organizationNotFound(id: string): GatewayError {
 /** The wallet of `organizationId` (balance 0 and no caps when it has no rows yet). */
 export async function showWallet(knex: Knex | Knex.Transaction, organizationId: string): Promise<WalletView> {
   await assertOrganization(knex, organizationId);
-  const store = createKnexWalletStore({ current: () => knex, within: (_trx, work) => work() });
-  const snapshot = await store.getSnapshot(organizationId, new Date());
+  const snapshot = await readWalletSnapshot(knex, organizationId, new Date());
   const rows = (await knex('wallet_ledger')
     .where({ organization_id: organizationId })
     .orderBy('occurred_at', 'desc')

@@ -5,6 +5,7 @@ import { createWallets } from './migrations/20261122020000-create-wallets.js';
 import { createDocuments } from './migrations/20261123010000-create-documents.js';
 import { createAuditChain } from './migrations/20261123020000-audit-chain.js';
 import { createInvokeJobs } from './migrations/20261123030000-create-invoke-jobs.js';
+import { createWalletSpend } from './migrations/20261123040000-create-wallet-spend.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -21,6 +22,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   createDocuments,
   createAuditChain,
   createInvokeJobs,
+  createWalletSpend,
 ];
 
 /** knex's bookkeeping table for the gateway's migrations. */

@@ -6,6 +6,7 @@ import {
   createStandardChain,
   createStaticEgressPolicy,
   type GuardChain,
+  type KeyStore,
   type RateLimitRule,
   type RateLimits,
   systemClock,
@@ -18,8 +19,10 @@ import { createKnexInstallationStore, createKnexKeyStore, toIso } from '../keys/
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
+import { createAuditBatcher } from '../ports/audit-batcher.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
 import { createKnexExecutor, type KnexExecutor } from '../ports/executor.js';
+import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
 import { createKnexWalletStore } from '../ports/wallet-store.js';
 import { createGatewayRateLimiter } from './rate-limiter.js';
 
@@ -50,6 +53,8 @@ export interface InvokeRuntime {
   readonly wallet: WalletStore;
   readonly data: CapabilityDataPort;
   readonly clock: Clock;
+  /** Key records by prefix, cached (src/keys/state-cache.ts): also what search and describe read. */
+  readonly keys: KeyStore;
   /** The handler's fetch for one run: only `hosts` (the contract's `egress`, already allow-listed). */
   fetchFor(hosts: readonly string[]): CapabilityFetch;
 }
@@ -93,13 +98,16 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     redis: options.redis,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
+  const keys = cache.wrapKeys(createKnexKeyStore(knex));
   const chain = createStandardChain({
     clock,
-    keys: cache.wrapKeys(createKnexKeyStore(knex)),
+    keys,
     installations: cache.wrapInstallations(createKnexInstallationStore(knex)),
+    // The kill switch alone, cached: a free read then reads no wallet (billing reads it when paid).
+    killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
     validator: createValidator(),
     approvals: createKnexApprovalStore(executor),
-    audit: createKnexAuditSink(executor),
+    audit: createKnexAuditSink(executor, createAuditBatcher(knex)),
     wallet,
     egress: createStaticEgressPolicy(egress.allowedHosts),
     rateLimiter: createGatewayRateLimiter({
@@ -118,6 +126,7 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     wallet,
     data: createKnexDataPort(executor),
     clock,
+    keys,
     // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome. Most
     // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
     fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { InstallationState, InstallationStore, KeyRecord, KeyStore } from '@agw/guard';
+import type {
+  InstallationState,
+  InstallationStore,
+  KeyRecord,
+  KeyStore,
+  KillSwitchState,
+  KillSwitchStore,
+  MaybePromise,
+} from '@agw/guard';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
@@ -13,6 +21,12 @@ const ACK_LIST_PREFIX = 'agw:access-state:ack:';
 // How long a publisher waits for the acknowledgements; an instance that has not answered by then is on
 // its TTL (or, with its subscription down, caches nothing at all).
 const ACK_WAIT_MS = 250;
+// An instance trusts its cache only this long after sending the last PING its subscriber connection
+// answered. The PONG comes after every message Redis handled before the PING, so within the lease the
+// instance has dropped for every invalidation published before it began. A hung Redis (socket open, no
+// replies) ends every lease within this time; a publisher whose acknowledgements are missing waits it out.
+const SUBSCRIPTION_LEASE_MS = 1000;
+const HEARTBEAT_MS = 250;
 
 /** Options of {@link createAccessStateCache}. */
 export interface AccessStateCacheOptions {
@@ -27,10 +41,11 @@ export interface AccessStateCacheOptions {
   readonly maxEntries?: number;
 }
 
-/** The invoke chain's KeyStore and InstallationStore with an in-process LRU/TTL cache in front. */
+/** The invoke chain's KeyStore, InstallationStore and KillSwitchStore with an in-process LRU/TTL cache in front. */
 export interface AccessStateCache {
   wrapKeys(store: KeyStore): KeyStore;
   wrapInstallations(store: InstallationStore): InstallationStore;
+  wrapKillSwitch(store: KillSwitchStore): KillSwitchStore;
   /** Drops every entry here and, through Redis, on every other instance (resolves once published). */
   invalidate(): Promise<void>;
 }
@@ -43,7 +58,7 @@ const cachesByClient = new WeakMap<object, Set<AccessStateCache>>();
 const pending = new Set<Promise<void>>();
 
 /**
- * Reports that a key, an installation or an organization changed through `db`. Inside a transaction the
+ * Reports that a key, an installation, an organization or a kill switch changed through `db`. Inside a transaction the
  * caches are dropped after it commits (a drop before the commit could let another request re-cache the
  * old row) and not at all if it rolls back; on a plain knex immediately. Call it wherever such a change
  * is written; {@link accessStateSettled} holds the response until the drop is published.
@@ -78,11 +93,13 @@ interface Entry<T> {
 }
 
 /**
- * Creates the cache of key records and installation state read on every invoke. Only what lets a
- * request through is cached: live keys and ready installations (misses, revoked keys and pending,
- * blocked or inactive states are read every time, so a new key or an approval works at once).
- * Entries are dropped on every access-state change (after commit), everywhere when Redis is
- * configured; the TTL only bounds staleness if a message is lost.
+ * Creates the cache of key records, installation state and kill switches read on every invoke. Only
+ * what lets a request through is cached: live keys, ready installations and a kill switch that is off
+ * (misses, revoked keys, pending, blocked or inactive states and a switch that is on are read every
+ * time, so a new key or an approval works at once). Entries are dropped on every access-state change
+ * (after commit), everywhere when Redis is configured; the TTL only bounds staleness if a message is lost.
+ * With Redis, the cache is trusted only while the subscriber connection answers its heartbeat (see
+ * SUBSCRIPTION_LEASE_MS), so a dead or hung Redis turns caching off within a second.
  * While the Redis subscription is not live, nothing is cached (every request reads PostgreSQL), so a
  * Redis outage costs speed, never correctness; on resubscribing the cache starts empty.
  */
@@ -91,34 +108,61 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
   const maxEntries = options.maxEntries ?? 10_000;
   const keys = new Map<string, Entry<KeyRecord>>();
   const installations = new Map<string, Entry<InstallationState>>();
+  const killSwitches = new Map<string, Entry<KillSwitchState>>();
   // Bumped by every drop: a read that started before it must not store what it read.
   let generation = 0;
   const dropLocal = () => {
     generation += 1;
     keys.clear();
     installations.clear();
+    killSwitches.clear();
   };
 
-  let subscribed = options.redis === undefined;
   const { redis } = options;
+  // Without Redis this process is the only instance: its own drops are all there is.
+  let leaseUntil = redis === undefined ? Number.POSITIVE_INFINITY : 0;
+  const live = () => Date.now() < leaseUntil;
   if (redis !== undefined) {
     const subscriber = redis.duplicate();
+    let subscribed = false;
+    let pinging = false;
+    const renew = (sentAt: number) => {
+      if (subscribed) leaseUntil = Math.max(leaseUntil, sentAt + SUBSCRIPTION_LEASE_MS);
+    };
     subscriber.on('error', () => {
       // The main client logs Redis errors; while this one is down nothing is cached.
     });
     subscriber.on('ready', () => {
+      const sentAt = Date.now();
       subscriber.subscribe(ACCESS_STATE_CHANNEL).then(
         () => {
           dropLocal();
           subscribed = true;
+          renew(sentAt);
         },
         () => undefined,
       );
     });
     subscriber.on('close', () => {
       subscribed = false;
+      leaseUntil = 0;
       dropLocal();
     });
+    const heartbeat = setInterval(() => {
+      if (!subscribed || pinging) return;
+      pinging = true;
+      const sentAt = Date.now();
+      subscriber
+        .ping()
+        .then(
+          () => renew(sentAt),
+          () => undefined,
+        )
+        .finally(() => {
+          pinging = false;
+        });
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     subscriber.on('message', (_channel: string, id: string) => {
       dropLocal();
       const ackList = `${ACK_LIST_PREFIX}${id}`;
@@ -131,7 +175,10 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     });
     subscriber.connect().catch(() => undefined);
     // The subscriber lives as long as the main client (closed by the server's shutdown).
-    redis.once('end', () => subscriber.disconnect());
+    redis.once('end', () => {
+      clearInterval(heartbeat);
+      subscriber.disconnect();
+    });
   }
 
   const cached = <T>(
@@ -142,7 +189,7 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
   ) => {
     const hit = map.get(id);
     const now = Date.now();
-    if (hit !== undefined && hit.expiresAt > now && subscribed) {
+    if (hit !== undefined && hit.expiresAt > now && live()) {
       // Refresh its place in the LRU order.
       map.delete(id);
       map.set(id, hit);
@@ -151,7 +198,7 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     if (hit !== undefined) map.delete(id);
     const started = generation;
     return load().then((value) => {
-      if (value !== undefined && keep(value) && subscribed && started === generation) {
+      if (value !== undefined && keep(value) && live() && started === generation) {
         map.set(id, { value, expiresAt: now + ttlMs });
         if (map.size > maxEntries) map.delete(map.keys().next().value as string);
       }
@@ -172,12 +219,24 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     wrapInstallations: (store) => ({
       getState: (id) => cached(installations, id, async () => store.getState(id), isReady),
     }),
+    wrapKillSwitch: (store) => ({
+      // Only "off" is cached: turning the switch off works at once, turning it on drops the caches.
+      getKillSwitch: (id) =>
+        cached(
+          killSwitches,
+          id,
+          async () => store.getKillSwitch(id),
+          (state) => !state.enabled,
+        ) as MaybePromise<KillSwitchState>,
+    }),
     async invalidate() {
       dropLocal();
       if (redis === undefined) return;
-      // A failed publish leaves the other instances on their TTL; while Redis is down they cache nothing.
-      await publishAndAwaitAcks(redis).catch((error: unknown) => {
+      // Not every instance confirmed (Redis down or hung, an instance stalled): by the end of one lease
+      // each of them has either dropped or stopped trusting its cache, so the change's response waits.
+      await publishAndAwaitAcks(redis).catch(async (error: unknown) => {
         options.logger?.warn({ err: error }, 'access-state invalidation not confirmed by every instance');
+        await new Promise((resolve) => setTimeout(resolve, SUBSCRIPTION_LEASE_MS));
       });
     },
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
+import { type AuditBatcher, createAuditBatcher } from './audit-batcher.js';
 import type { KnexExecutor } from './executor.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -28,18 +29,27 @@ function toRow(record: AuditRecord) {
 /**
  * The guard's AuditSink over `audit_events`: one row per decision and outcome, with a fresh audit id
  * (the response's `audit_id`) unless the record brings one. Inside an invoke's transaction the rows
- * commit with the result; `appendBatch` writes a deferred decision and its outcome in one statement.
+ * commit with the result; outside one (refusals, free reads) they are group-committed with other
+ * requests' rows (src/ports/audit-batcher.ts). Either way the call resolves once its rows are written.
+ * `appendBatch` writes a deferred decision and its outcome in one statement.
  */
-export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
+export function createKnexAuditSink(
+  executor: KnexExecutor,
+  batcher: AuditBatcher = createAuditBatcher(executor.current()),
+): AuditSink {
+  const write = async (rows: ReturnType<typeof toRow>[]) => {
+    if (executor.inTransaction()) await executor.current()('audit_events').insert(rows);
+    else await batcher.write(rows);
+  };
   return {
     async append(record: AuditRecord): Promise<string> {
       const row = toRow(record);
-      await executor.current()('audit_events').insert(row);
+      await write([row]);
       return row.audit_id;
     },
     async appendBatch(records: readonly AuditRecord[]): Promise<readonly string[]> {
       const rows = records.map(toRow);
-      await executor.current()('audit_events').insert(rows);
+      await write(rows);
       return rows.map((row) => row.audit_id);
     },
   };

@@ -9,7 +9,15 @@ import {
   pass,
   type RateLimitFact,
 } from '../guard.js';
-import type { ApprovalStore, Clock, RateLimiter, WalletSnapshot, WalletStore } from '../ports.js';
+import type {
+  ApprovalStore,
+  Clock,
+  KillSwitchState,
+  KillSwitchStore,
+  RateLimiter,
+  WalletSnapshot,
+  WalletStore,
+} from '../ports.js';
 import { createApprovalChallenge, redeemApprovalToken } from './policy-approval.js';
 import { consumeRateLimits, type RateLimits, validateRateLimits } from './policy-rate-limit.js';
 
@@ -22,8 +30,16 @@ export interface PolicyGuardOptions {
   readonly rateLimiter?: RateLimiter;
   /** Buckets per installation and per installation × capability; needs `rateLimiter`. */
   readonly rateLimits?: RateLimits;
-  /** For the organization's kill switch (the budget policy profile). */
+  /**
+   * For the organization's kill switch (the budget policy profile), when `killSwitch` is not set. The
+   * snapshot read here is handed to billing as the `wallet` fact (one wallet read per run).
+   */
   readonly wallet?: Pick<WalletStore, 'getSnapshot'>;
+  /**
+   * Reads the kill switch alone instead of a wallet snapshot: a free run then reads no wallet at all
+   * (billing reads the snapshot for a paid one). Takes precedence over `wallet`; worth caching.
+   */
+  readonly killSwitch?: KillSwitchStore;
   /** Extra approval rules: return a reason to require an approval, undefined otherwise. */
   readonly requireApproval?: (capability: GuardCapability, context: GuardContext) => string | undefined;
 }
@@ -53,7 +69,7 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
     }
     validateRateLimits(options.rateLimits);
   }
-  const { clock, wallet, rateLimiter, rateLimits, requireApproval } = options;
+  const { clock, wallet, killSwitch, rateLimiter, rateLimits, requireApproval } = options;
 
   return {
     name: 'policy',
@@ -63,14 +79,19 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
       if (principal === undefined) throw new Error('No principal: installation_key must run before policy.');
 
       let snapshot: WalletSnapshot | undefined;
-      if (wallet !== undefined) {
+      let switchState: KillSwitchState | undefined;
+      if (killSwitch !== undefined) {
+        switchState = await killSwitch.getKillSwitch(principal.organization_id);
+      } else if (wallet !== undefined) {
         snapshot = await wallet.getSnapshot(principal.organization_id, clock.now());
-        if (snapshot.policy.kill_switch_enabled) {
-          return deny('forbidden', 'The organization kill switch is on: no capability runs.', {
-            hint: 'Stop and hand over to the operator, who can turn the kill switch off.',
-            details: [{ reason: 'kill_switch', policy_profile_id: snapshot.policy.policy_profile_id }],
-          });
-        }
+        const { kill_switch_enabled, policy_profile_id } = snapshot.policy;
+        switchState = { enabled: kill_switch_enabled, policy_profile_id };
+      }
+      if (switchState?.enabled === true) {
+        return deny('forbidden', 'The organization kill switch is on: no capability runs.', {
+          hint: 'Stop and hand over to the operator, who can turn the kill switch off.',
+          details: [{ reason: 'kill_switch', policy_profile_id: switchState.policy_profile_id }],
+        });
       }
 
       let rateLimit: RateLimitFact | undefined;

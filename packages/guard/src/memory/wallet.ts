@@ -1,5 +1,5 @@
 import { addCredits, formatCredits, parseCredits } from '../money.js';
-import type { BudgetPolicy, Clock, WalletSnapshot, WalletStore } from '../ports.js';
+import type { BudgetPolicy, Clock, KillSwitchStore, WalletSnapshot, WalletStore } from '../ports.js';
 
 /** One ledger entry: a credit (positive) or a charge (negative). Append-only. */
 export interface LedgerEntry {
@@ -11,8 +11,8 @@ export interface LedgerEntry {
   readonly capability_id: string | null;
 }
 
-/** An in-memory {@link WalletStore} with the operator's side: credit and set the policy. */
-export interface MemoryWallet extends WalletStore {
+/** An in-memory {@link WalletStore} (and kill switch) with the operator's side: credit and set the policy. */
+export interface MemoryWallet extends WalletStore, KillSwitchStore {
   credit(organizationId: string, amountCredits: string): void;
   setPolicy(organizationId: string, changes: Partial<BudgetPolicy>): void;
   ledger(organizationId: string): readonly LedgerEntry[];
@@ -65,6 +65,10 @@ export function createMemoryWallet(options: { readonly clock: Clock }): MemoryWa
           month_credits: spentSince(organizationId, monthStart, at),
         },
       };
+    },
+    getKillSwitch(organizationId) {
+      const policy = policies.get(organizationId) ?? noPolicy;
+      return { enabled: policy.kill_switch_enabled, policy_profile_id: policy.policy_profile_id };
     },
     charge(request) {
       if (chargedScopes.has(request.idempotency_scope)) return { charged: false };

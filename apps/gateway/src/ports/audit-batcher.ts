@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+
+/** One `audit_events` insert row (see src/ports/audit-sink.ts). */
+export type AuditRow = Record<string, unknown>;
+
+/** Writes audit rows that are not part of a transaction, several requests' rows per INSERT. */
+export interface AuditBatcher {
+  /** Resolves once `rows` are committed (each caller answers only after its own rows are durable). */
+  write(rows: readonly AuditRow[]): Promise<void>;
+}
+
+interface Waiting {
+  readonly rows: readonly AuditRow[];
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit for the audit rows of refusals and free reads, which run on the pool: while one INSERT is
+ * in flight, the rows of every other request queue up and go in the next INSERT, together. No timer:
+ * a lone request is written at once; under load one round trip carries many requests' rows (a
+ * PostgreSQL round trip is the dominant cost of a read invoke). A batch that fails is retried entry by
+ * entry, so one bad row fails only its own request.
+ */
+export function createAuditBatcher(knex: Knex, options: { maxRows?: number } = {}): AuditBatcher {
+  const maxRows = options.maxRows ?? 500;
+  let queue: Waiting[] = [];
+  let flushing = false;
+
+  const insert = (rows: readonly AuditRow[]) => knex('audit_events').insert(rows as AuditRow[]);
+
+  async function flush(): Promise<void> {
+    flushing = true;
+    while (queue.length > 0) {
+      let count = 0;
+      let taken = 0;
+      while (taken < queue.length && (taken === 0 || count + (queue[taken]?.rows.length ?? 0) <= maxRows)) {
+        count += queue[taken]?.rows.length ?? 0;
+        taken += 1;
+      }
+      const batch = queue.slice(0, taken);
+      queue = queue.slice(taken);
+      try {
+        await insert(batch.flatMap((entry) => entry.rows));
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        if (batch.length === 1) {
+          batch[0]?.reject(error);
+          continue;
+        }
+        await Promise.all(batch.map((entry) => insert(entry.rows).then(entry.resolve, entry.reject)));
+      }
+    }
+    flushing = false;
+  }
+
+  return {
+    write(rows) {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ rows, resolve, reject });
+        if (!flushing) void flush();
+      });
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createAuditBatcher } from '../src/ports/audit-batcher.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
+
+// The group commit of audit rows written outside a transaction (refusals, free reads).
+const gateway = useGateway();
+
+const row = (requestId: string, httpStatus: unknown = 200) => ({
+  audit_id: randomUUID(),
+  request_id: requestId,
+  actor: 'anonymous',
+  action: 'test.batch',
+  outcome: 'succeeded',
+  http_status: httpStatus,
+  details: '{}',
+});
+
+function countInserts(): { readonly count: () => number; readonly stop: () => void } {
+  let inserts = 0;
+  const listener = (query: { sql: string }) => {
+    if (/^insert into "audit_events"/.test(query.sql)) inserts += 1;
+  };
+  gateway.knex.on('query', listener);
+  return { count: () => inserts, stop: () => gateway.knex.removeListener('query', listener) };
+}
+
+describe('audit group commit', () => {
+  it('writes 50 concurrent requests in fewer INSERTs, each resolved only once its rows are stored', async () => {
+    const batcher = createAuditBatcher(gateway.knex);
+    const tag = randomUUID();
+    const counter = countInserts();
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, index) => {
+        const requestId = `${tag}-${index}`;
+        await batcher.write([row(requestId), row(requestId)]);
+        // Durable when the write resolves: both of this request's rows are readable.
+        const stored = await gateway.knex('audit_events').where({ request_id: requestId }).count('* as n');
+        expect(Number(stored[0]?.n)).toBe(2);
+      }),
+    );
+    counter.stop();
+    expect(counter.count()).toBeLessThan(50);
+    const all = await gateway.knex('audit_events').where('request_id', 'like', `${tag}-%`).count('* as n');
+    expect(Number(all[0]?.n)).toBe(100);
+  });
+
+  it('a bad row fails only its own request; the others in its batch are stored', async () => {
+    const batcher = createAuditBatcher(gateway.knex);
+    const tag = randomUUID();
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        batcher.write([row(`${tag}-${index}`, index === 4 ? 'not a status' : 200)]),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual([
+      ...Array(4).fill('fulfilled'),
+      'rejected',
+      ...Array(5).fill('fulfilled'),
+    ]);
+    const stored = await gateway.knex('audit_events').where('request_id', 'like', `${tag}-%`).count('* as n');
+    expect(Number(stored[0]?.n)).toBe(9);
+  });
+
+  it('concurrent free reads answer with audit ids that are all stored', async () => {
+    const { key } = await approvedInstallation(gateway);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        gateway.client.post('/mcp/invoke', { id: 'core.org.current.get', params: {} }, { key, idem: null }),
+      ),
+    );
+    const ids = answers.map((answer) => {
+      expect(answer.status).toBe(200);
+      return answer.json.audit_id as string;
+    });
+    const stored = await gateway.knex('audit_events').whereIn('audit_id', ids).select('audit_id', 'outcome');
+    expect(stored).toHaveLength(20);
+    expect(new Set(stored.map((event) => event.outcome))).toEqual(new Set(['succeeded']));
+  });
+});
