@@ -9,11 +9,12 @@ import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/chain.
 import { dryRun } from '../invoke/dry-run.js';
 import { invoke } from '../invoke/invoke.js';
 import type { JobWorker } from '../jobs/worker.js';
-import { resolveCatalogCaller } from '../meta-tools/access.js';
+import { createCatalogCallerResolver } from '../meta-tools/access.js';
 import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
 import { describeCapability } from '../meta-tools/describe.js';
-import { searchCapabilities } from '../meta-tools/search.js';
+import { searchCapabilities, serializeSearchResponse } from '../meta-tools/search.js';
+import { createSearchCache } from '../meta-tools/search-cache.js';
 import { buildSearchIndex } from '../meta-tools/search-index.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
@@ -55,19 +56,25 @@ export function createMetaToolHandlers(
   const index = buildSearchIndex(options.catalog);
   const versions = groupVersions(options.catalog);
   const cursors = createCursorCodec(options.access.box);
+  // Rankings and result items survive requests: the catalog is fixed for the process lifetime.
+  const searchCache = createSearchCache(index, cursors);
   const runtime = createInvokeRuntime(knex, options.runtime);
+  // Keyed search/describe read key records through the invoke chain's cache (one per process).
+  const resolveCatalogCaller = createCatalogCallerResolver(runtime.keys);
   const handlers = new Map(
     options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
   );
   options.jobs?.attach({ runtime, versions, handlers });
   return {
     async search_capabilities(ctx) {
-      const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+      const caller = await resolveCatalogCaller(ctx.headers.authorization);
       const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
-      ctx.body = searchCapabilities(index, request, { cursors, scopes: caller.scopes });
+      const page = searchCapabilities(index, request, { cursors, scopes: caller.scopes, cache: searchCache });
+      ctx.type = 'application/json';
+      ctx.body = serializeSearchResponse(page, searchCache);
     },
     async describe(ctx) {
-      const caller = await resolveCatalogCaller(knex, ctx.headers.authorization);
+      const caller = await resolveCatalogCaller(ctx.headers.authorization);
       const request = validateBody('DescribeRequest', ctx.state.body);
       ctx.body = describeCapability(versions, request, caller.scopes);
     },
