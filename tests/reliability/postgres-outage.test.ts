@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
+import { type GatewayHandle, loadConfig, rollUpCharges, startGateway } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient } from '../../apps/gateway/test/helpers/access-client.js';
 import { approvedInstallation, type GatewayFixture } from '../../apps/gateway/test/helpers/gateway.js';
@@ -256,6 +256,8 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
       });
       expect(charges).toHaveLength(1);
     }
+    // Every charge folds into the balance exactly once.
+    await rollUpCharges(knex);
     const wallet = await knex('wallets').where({ organization_id: organizationId }).first();
     expect(wallet.balance).toBe((1000 - uploads.length * 0.02).toFixed(6));
   }, 120_000);

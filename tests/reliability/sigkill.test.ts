@@ -7,7 +7,7 @@
 // the PGlite files the killed one left (PGlite is single-process: the test reads the tables only while
 // no gateway runs).
 import { randomBytes } from 'node:crypto';
-import { openDatabase } from '@agw/gateway';
+import { openDatabase, rollUpCharges } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
@@ -192,6 +192,8 @@ describe('agw serve SIGKILLed mid-burst, restarted on the same database', () => 
       expect(
         await knex('wallet_ledger').where({ organization_id: organizationId, kind: 'charge' }),
       ).toHaveLength(BURST);
+      // The charges of the killed process fold into the balance exactly once.
+      await rollUpCharges(knex);
       const wallet = await knex('wallets').where({ organization_id: organizationId }).first();
       expect(wallet.balance).toBe((1000 - BURST * 0.02).toFixed(6));
       // No claim stays stuck.

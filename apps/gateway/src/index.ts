@@ -150,10 +150,12 @@ export {
 } from './onboarding/services.js';
 export { generateOtp, OTP_DIGITS, type OtpPurpose, otpMac } from './otp/codes.js';
 export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
+export { createPeriodicTask, type PeriodicTask } from './periodic.js';
 export { createKnexApprovalStore } from './ports/approval-store.js';
 export { createKnexAuditSink } from './ports/audit-sink.js';
 export { createKnexExecutor, type KnexExecutor } from './ports/executor.js';
-export { createKnexWalletStore, credits } from './ports/wallet-store.js';
+export { createChargeRollup, DEFAULT_ROLLUP_INTERVAL_MS, rollUpCharges } from './ports/wallet-rollup.js';
+export { createKnexWalletStore, credits, readWalletSnapshot } from './ports/wallet-store.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
 export {
   createMetaToolHandlers,

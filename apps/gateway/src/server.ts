@@ -11,6 +11,8 @@ import { runMigrations } from './db/migrate.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
+import type { PeriodicTask } from './periodic.js';
+import { createChargeRollup } from './ports/wallet-rollup.js';
 import { closeRedis, createRedis, firstConnection } from './redis.js';
 
 /** Options of {@link startGateway}. */
@@ -65,6 +67,7 @@ export async function startGateway(
   let server: Server | undefined;
   let access: AccessServices | undefined;
   let sealer: AuditSealer | undefined;
+  let rollup: PeriodicTask | undefined;
   let jobs: JobWorker | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
@@ -91,7 +94,12 @@ export async function startGateway(
     access.start();
     sealer = createAuditSealer({ knex: database.knex, logger, intervalMs: config.auditSealIntervalMs });
     sealer.start();
-    jobs = createJobWorker(database.knex, logger, options.jobs);
+    rollup = createChargeRollup({ knex: database.knex, logger });
+    rollup.start();
+    jobs = createJobWorker(database.knex, logger, {
+      retentionHours: config.jobRetentionHours,
+      ...options.jobs,
+    });
     handle = createApp({
       config: effective,
       logger,
@@ -112,7 +120,7 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { server: listening, database, redis, logger, access, sealer, jobs },
+          { server: listening, database, redis, logger, access, sealer, rollup, jobs },
           options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
@@ -121,6 +129,7 @@ export async function startGateway(
     if (server?.listening) server.close();
     await jobs?.stop();
     await sealer?.stop();
+    await rollup?.stop();
     await access?.stop();
     if (redis) await closeRedis(redis);
     await database.knex.destroy().catch(() => {});
@@ -159,11 +168,12 @@ interface Resources {
   readonly logger: Logger;
   readonly access?: AccessServices | undefined;
   readonly sealer?: AuditSealer | undefined;
+  readonly rollup?: PeriodicTask | undefined;
   readonly jobs?: JobWorker | undefined;
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { server, database, redis, logger, access, sealer, jobs } = resources;
+  const { server, database, redis, logger, access, sealer, rollup, jobs } = resources;
   logger.info('shutting down: no new connections, waiting for in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -184,6 +194,7 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   await jobs?.stop();
   // After the last request, before the database closes: seals the rows the last requests wrote.
   await sealer?.stop();
+  await rollup?.stop();
   await access?.stop();
   if (redis) await closeRedis(redis);
   await database.knex.destroy();

@@ -6,7 +6,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { MAX_UPLOAD_BASE64_LENGTH } from '@agw/contracts';
-import { issueKey } from '@agw/gateway';
+import { issueKey, readWalletSnapshot } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Answer, onboard } from './helpers/access-client.js';
 import { useGateway } from './helpers/gateway.js';
@@ -63,9 +63,7 @@ const documentCount = async () =>
     (await gateway.knex('documents').where({ organization_id: organizationId }).count({ n: '*' }))[0]?.n,
   );
 const balance = async () =>
-  Number((await gateway.knex('wallets').where({ organization_id: organizationId }).first()).balance).toFixed(
-    2,
-  );
+  Number((await readWalletSnapshot(gateway.knex, organizationId, new Date())).balance_credits).toFixed(2);
 
 describe('documents.document.upload', () => {
   it('stores the content in the organization and answers id, size, SHA-256; a replay stores and charges once', async () => {

@@ -11,7 +11,13 @@ import {
 } from '@agw/capabilities';
 import { createClient, GatewayError } from '@agw/client';
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import { type CatalogContract, type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
+import {
+  type CatalogContract,
+  type GatewayHandle,
+  loadConfig,
+  readWalletSnapshot,
+  startGateway,
+} from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
@@ -94,8 +100,9 @@ async function settled(client: AccessClient, key: string, url: string): Promise<
   });
 }
 
+// What billing and `agw wallet show` see: the rolled-up balance minus the charges not rolled up yet.
 const balanceOf = async (knex: Knex, organizationId: string) =>
-  Number((await knex('wallets').where({ organization_id: organizationId }).first()).balance).toFixed(2);
+  Number((await readWalletSnapshot(knex, organizationId, new Date())).balance_credits).toFixed(2);
 const idem = () => `job-${randomUUID()}`;
 
 describe('a long-running invoke on one gateway', () => {

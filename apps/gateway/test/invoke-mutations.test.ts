@@ -1,6 +1,6 @@
 import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
 import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
+import { type CatalogContract, readWalletSnapshot } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -70,8 +70,8 @@ async function invoke(body: unknown): Promise<Answer> {
 }
 
 async function balance(): Promise<string> {
-  const row = await gateway.knex('wallets').where({ organization_id: organizationId }).first();
-  return Number(row.balance).toFixed(2);
+  const snapshot = await readWalletSnapshot(gateway.knex, organizationId, new Date());
+  return Number(snapshot.balance_credits).toFixed(2);
 }
 
 describe('mutating invoke', () => {

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKnexExecutor } from '../src/ports/executor.js';
+import { rollUpCharges } from '../src/ports/wallet-rollup.js';
 import { createKnexWalletStore } from '../src/ports/wallet-store.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 
-// The spend windows billing judges caps against, kept in minute and day buckets by every charge.
+// The balance and spend windows billing judges caps against: a charge is one ledger row, counted by every
+// snapshot at once and folded into the balance and the minute/day buckets by the roll-up.
 const gateway = useGateway();
 
 describe('wallet spend windows', () => {
@@ -32,10 +34,19 @@ describe('wallet spend windows', () => {
     await charge('8', '2026-10-31T12:00:00.000Z'); // last month: nowhere
     await charge('0.25', '2026-11-23T10:29:59.000Z');
 
-    const snapshot = await wallet.getSnapshot(organizationId, new Date('2026-11-23T11:29:30.000Z'));
+    const now = new Date('2026-11-23T11:29:30.000Z');
+    const snapshot = await wallet.getSnapshot(organizationId, now);
     expect(snapshot.spent).toEqual({ hour_credits: '1.75', today_credits: '3.75', month_credits: '7.75' });
     // Each charge lowers the balance once.
     expect(Number(before.balance_credits) - Number(snapshot.balance_credits)).toBeCloseTo(15.75, 6);
+    // Rolled up, the same figures come from the aggregates; a second roll-up finds nothing.
+    expect(await rollUpCharges(gateway.knex)).toBeGreaterThanOrEqual(5);
+    expect(
+      await gateway.knex('wallet_ledger').where({ organization_id: organizationId, rolled_up: false }),
+    ).toEqual([]);
+    expect(await wallet.getSnapshot(organizationId, now)).toEqual(snapshot);
+    expect(await rollUpCharges(gateway.knex)).toBe(0);
+    expect(await wallet.getSnapshot(organizationId, now)).toEqual(snapshot);
     const ledger = await gateway
       .knex('wallet_ledger')
       .where({ organization_id: organizationId, kind: 'charge' });
@@ -45,6 +56,7 @@ describe('wallet spend windows', () => {
   it('counts a whole minute at the start of the hour window (a cap refuses early, never late)', async () => {
     const { organizationId, wallet, charge } = await setup();
     await charge('1', '2026-11-23T10:00:05.000Z');
+    await rollUpCharges(gateway.knex);
     // 60 minutes and 20 seconds later: the charge is in the minute bucket that straddles the edge.
     const edge = await wallet.getSnapshot(organizationId, new Date('2026-11-23T11:00:25.000Z'));
     expect(edge.spent.hour_credits).toBe('1');
@@ -53,15 +65,37 @@ describe('wallet spend windows', () => {
     expect(later.spent.today_credits).toBe('1');
   });
 
-  it('prunes minute buckets older than two hours; day buckets stay', async () => {
+  it('prunes minute buckets older than two hours at the next roll-up; day buckets stay', async () => {
     const { organizationId, charge } = await setup();
-    await charge('1', '2026-11-23T06:00:00.000Z');
-    await charge('1', '2026-11-23T09:00:00.000Z');
-    const buckets = await gateway
-      .knex('wallet_spend')
-      .where({ organization_id: organizationId })
-      .orderBy(['bucket', 'starts_at'])
-      .select('bucket');
-    expect(buckets.map((row) => row.bucket)).toEqual(['day', 'minute']);
+    const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000);
+    await charge('1', threeHoursAgo.toISOString());
+    await rollUpCharges(gateway.knex);
+    await charge('1', new Date().toISOString());
+    await rollUpCharges(gateway.knex);
+    const buckets = await gateway.knex('wallet_spend').where({ organization_id: organizationId });
+    const minutes = buckets.filter((row) => row.bucket === 'minute');
+    expect(minutes).toHaveLength(1);
+    expect(new Date(minutes[0]?.starts_at).getTime()).toBeGreaterThan(Date.now() - 3_600_000);
+    const days = buckets.filter((row) => row.bucket === 'day');
+    expect(days.reduce((sum, row) => sum + Number(row.amount), 0)).toBe(2);
+  });
+
+  it('charges committed while roll-ups run concurrently are each counted exactly once', async () => {
+    const { organizationId, wallet, charge } = await setup();
+    const before = await wallet.getSnapshot(organizationId, new Date());
+    const at = new Date().toISOString();
+    await Promise.all([
+      ...Array.from({ length: 40 }, () => charge('0.25', at)),
+      ...Array.from({ length: 5 }, () => rollUpCharges(gateway.knex)),
+    ]);
+    const during = await wallet.getSnapshot(organizationId, new Date());
+    await rollUpCharges(gateway.knex);
+    const after = await wallet.getSnapshot(organizationId, new Date());
+    for (const snapshot of [during, after]) {
+      expect(Number(before.balance_credits) - Number(snapshot.balance_credits)).toBeCloseTo(10, 6);
+      expect(Number(snapshot.spent.hour_credits) - Number(before.spent.hour_credits)).toBeCloseTo(10, 6);
+    }
+    const row = await gateway.knex('wallets').where({ organization_id: organizationId }).first();
+    expect(Number(row.balance)).toBeCloseTo(Number(after.balance_credits), 6);
   });
 });

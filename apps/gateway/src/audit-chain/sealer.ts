@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { withTimeout } from '../checks/with-timeout.js';
 import type { Logger } from '../logger.js';
+import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
 import { chainHash, EVENT_COLUMNS_SQL, GENESIS_HASH, type StoredEvent, utcMicros } from './record.js';
 
 /** How often each gateway process seals by default (AUDIT_SEAL_INTERVAL_MS). */
@@ -10,8 +10,6 @@ const BATCH_SIZE = 500;
 // One tick seals at most this many batches, so a large backlog cannot hold the connection for long;
 // the next tick continues.
 const MAX_BATCHES_PER_RUN = 20;
-// Shutdown does not wait longer than this for the last run (a dead database must not hold it).
-const FINAL_RUN_TIMEOUT_MS = 2000;
 
 /**
  * Appends unsealed `audit_events` rows to `audit_chain`, oldest first (occurred_at, then id), in
@@ -73,13 +71,8 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
   return events.length;
 }
 
-/** The periodic sealer of one gateway process. */
-export interface AuditSealer {
-  /** Starts sealing every interval (idempotent). */
-  start(): void;
-  /** Stops the timer, waits for a run in progress, then seals what the last requests wrote. */
-  stop(): Promise<void>;
-}
+/** The periodic sealer of one gateway process: stopping seals what the last requests wrote. */
+export type AuditSealer = PeriodicTask;
 
 /** Options of {@link createAuditSealer}. */
 export interface AuditSealerOptions {
@@ -90,46 +83,18 @@ export interface AuditSealerOptions {
 }
 
 /**
- * A sealer that runs {@link sealAuditChain} on a timer. Runs never overlap (the next is scheduled when
- * one ends) and the timer does not keep the process alive. A failed run is logged and retried on the
- * next tick; unsealed rows simply wait, nothing is lost.
+ * A sealer that runs {@link sealAuditChain} on a timer. A failed run is logged and retried on the next
+ * tick; unsealed rows simply wait, nothing is lost.
  */
 export function createAuditSealer(options: AuditSealerOptions): AuditSealer {
   const { knex, logger } = options;
-  const intervalMs = options.intervalMs ?? DEFAULT_SEAL_INTERVAL_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = true;
-
-  const run = (): Promise<void> =>
-    sealAuditChain(knex).then(
-      (sealed) => {
-        if (sealed > 0) logger.debug({ sealed }, 'audit rows sealed');
-      },
-      (error: unknown) => logger.error({ err: error }, 'audit sealing failed'),
-    );
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
+  return createPeriodicTask({
+    intervalMs: options.intervalMs ?? DEFAULT_SEAL_INTERVAL_MS,
+    logger,
+    failure: 'audit sealing failed',
+    run: async () => {
+      const sealed = await sealAuditChain(knex);
+      if (sealed > 0) logger.debug({ sealed }, 'audit rows sealed');
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await withTimeout((running ?? Promise.resolve()).then(run), FINAL_RUN_TIMEOUT_MS, undefined);
-    },
-  };
+  });
 }

@@ -47,11 +47,6 @@ export interface RunIdempotentOptions {
   /** Store the answer encrypted: it carries a one-time key. */
   readonly encrypt: boolean;
   readonly audit: MutationAudit;
-  /**
-   * Opens the transaction of the fence, the handler, the audit row and the stored answer. Default:
-   * `knex.transaction`; the invoke passes its executor's, whose deferred writes (the balance) come last.
-   */
-  readonly transaction?: <T>(work: (trx: Knex.Transaction) => Promise<T>) => Promise<T>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -69,7 +64,6 @@ export async function runIdempotent(
   handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal>,
 ): Promise<void> {
   const { knex, store, box, scope } = options;
-  const transaction = options.transaction ?? ((work) => knex.transaction(work));
   const fingerprint = box
     .mac(
       'idempotency-fingerprint',
@@ -98,7 +92,7 @@ export async function runIdempotent(
   let afterCommit: (() => void) | undefined;
   let answer: { status: number; text: string };
   try {
-    answer = await transaction(async (trx) => {
+    answer = await knex.transaction(async (trx) => {
       await store.fence(trx, scope, requestId);
       const outcome = await handler(trx);
       const rendered = render(outcome, ctx.state.auditId);

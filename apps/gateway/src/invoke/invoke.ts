@@ -103,7 +103,7 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
     const executed = isFreeRead(contract)
       ? await runHandler(deps.runtime, checked, contract, handler, request)
-      : await deps.runtime.executor.transaction(execute);
+      : await knex.transaction(execute);
     if (executed.kind === 'succeeded') {
       ctx.body = executed.body;
       return;
@@ -129,7 +129,6 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
       route: '/mcp/invoke',
       body: request,
       encrypt: false,
-      transaction: (work) => deps.runtime.executor.transaction(work),
       audit: {
         actor: `installation:${principal.installation_id}`,
         action: 'capability.invoke.idempotent',

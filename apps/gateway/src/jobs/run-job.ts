@@ -36,9 +36,14 @@ export interface RunJobOptions {
  * If the transaction fails (database down, settle fault) nothing commits and the lease expiry hands
  * the job to the next claim.
  */
-export async function runJob(runner: JobRunner, job: JobRow, options: RunJobOptions): Promise<void> {
+export async function runJob(
+  knex: Knex,
+  runner: JobRunner,
+  job: JobRow,
+  options: RunJobOptions,
+): Promise<void> {
   const { runtime } = runner;
-  await runtime.executor.transaction((trx) =>
+  await knex.transaction((trx) =>
     runtime.executor.within(trx, async () => {
       const locked = await lockJob(trx, job.id, options.owner);
       if (locked === undefined) return;

@@ -51,7 +51,7 @@ export function createJobWorker(knex: Knex, logger: Logger, options: JobWorkerOp
     while (!stopping) {
       const job = await claimJob(knex, owner, settings.leaseMs);
       if (job === undefined) break;
-      await runJob(runner, job, { owner, retryDelayMs: settings.retryDelayMs, logger: log });
+      await runJob(knex, runner, job, { owner, retryDelayMs: settings.retryDelayMs, logger: log });
       ran += 1;
     }
     return ran;

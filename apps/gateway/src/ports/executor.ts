@@ -13,52 +13,14 @@ export interface KnexExecutor {
   inTransaction(): boolean;
   /** Runs `work` with `trx` as the current connection of every port. */
   within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
-  /**
-   * Opens a transaction whose body is `work` and runs the work deferred with {@link beforeCommit} after
-   * it, as the last statements before COMMIT.
-   */
-  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
-  /**
-   * Defers `work` to the end of the current {@link transaction} and answers true; answers false (and
-   * does nothing) outside one, so the caller runs it at once. For updates of rows every request of an
-   * organization touches (its balance): deferred, their row locks are held for one round trip only.
-   */
-  beforeCommit(work: () => Promise<void>): boolean;
-}
-
-interface Scope {
-  readonly trx: Knex.Transaction;
-  /** Present only in a scope opened by `transaction()`. */
-  readonly deferred?: Array<() => Promise<void>>;
 }
 
 /** Creates a {@link KnexExecutor} over the pool `knex`. */
 export function createKnexExecutor(knex: Knex): KnexExecutor {
-  const storage = new AsyncLocalStorage<Scope>();
+  const storage = new AsyncLocalStorage<Knex.Transaction>();
   return {
-    current: () => storage.getStore()?.trx ?? knex,
+    current: () => storage.getStore() ?? knex,
     inTransaction: () => storage.getStore() !== undefined,
-    within(trx, work) {
-      // The same transaction again keeps its deferred list; a savepoint gets none (what it defers
-      // could outlive its rollback), so its callers write at once.
-      if (storage.getStore()?.trx === trx) return work();
-      return storage.run({ trx }, work);
-    },
-    transaction(work) {
-      return knex.transaction((trx) => {
-        const scope: Scope = { trx, deferred: [] };
-        return storage.run(scope, async () => {
-          const result = await work(trx);
-          for (const deferred of scope.deferred ?? []) await deferred();
-          return result;
-        });
-      });
-    },
-    beforeCommit(work) {
-      const deferred = storage.getStore()?.deferred;
-      if (deferred === undefined) return false;
-      deferred.push(work);
-      return true;
-    },
+    within: (trx, work) => storage.run(trx, work),
   };
 }

@@ -27,51 +27,42 @@ interface SnapshotRow {
   readonly month: Amount;
 }
 
-// Both tables are keyed by organization_id, so the joins yield exactly one row. The spend sums read the
-// buckets kept by CHARGE_SQL: at most 61 minute rows and 31 day rows, however many charges there were.
+// Both tables are keyed by organization_id, so the joins yield exactly one row. Balance and spend are the
+// rolled-up aggregates (wallets.balance, wallet_spend buckets: at most 61 minute and 31 day rows) plus
+// the charges not rolled up yet (src/ports/wallet-rollup.ts). One statement sees one MVCC snapshot, so a
+// roll-up committing meanwhile is counted either before or after, never twice.
 const SNAPSHOT_SQL = `
-select w.balance, p.organization_id is not null as has_policy, p.task_cap, p.daily_cap, p.monthly_cap,
-       p.burn_rate_hourly_cap, p.kill_switch, s.hour, s.today, s.month
+select coalesce(w.balance, 0) - u.total as balance, p.organization_id is not null as has_policy,
+       p.task_cap, p.daily_cap, p.monthly_cap, p.burn_rate_hourly_cap, p.kill_switch,
+       s.hour + u.hour as hour, s.today + u.today as today, s.month + u.month as month
 from (select 1) as one
-left join wallets w on w.organization_id = ?
-left join policy_profiles p on p.organization_id = ?
+left join wallets w on w.organization_id = :organization
+left join policy_profiles p on p.organization_id = :organization
 cross join lateral (
   select coalesce(sum(amount) filter (where bucket = 'minute'), 0) as hour,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= ?), 0) as today,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= :day), 0) as today,
          coalesce(sum(amount) filter (where bucket = 'day'), 0) as month
   from wallet_spend
-  where organization_id = ?
-    and ((bucket = 'minute' and starts_at >= ?) or (bucket = 'day' and starts_at >= ?))
-) as s`;
+  where organization_id = :organization
+    and ((bucket = 'minute' and starts_at >= :hour) or (bucket = 'day' and starts_at >= :month))
+) as s
+cross join lateral (
+  select coalesce(sum(amount), 0) as total,
+         coalesce(sum(amount) filter (where occurred_at >= :hour), 0) as hour,
+         coalesce(sum(amount) filter (where occurred_at >= :day), 0) as today,
+         coalesce(sum(amount) filter (where occurred_at >= :month), 0) as month
+  from wallet_ledger
+  where organization_id = :organization and not rolled_up
+) as u`;
 
-// A charge's ledger row: a second charge of the same scope inserts nothing (and then nothing else happens).
-// No row here is shared with another run, so it locks nothing another request waits for.
-const LEDGER_SQL = `
-insert into wallet_ledger (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at)
-values (?, ?, 'charge', ?, ?, ?)
+// A charge is its ledger row and nothing else: no row another run of the organization writes, so it
+// locks nothing another request waits for. A second charge of the same scope inserts nothing.
+const CHARGE_SQL = `
+insert into wallet_ledger
+  (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
+values (?, ?, 'charge', ?, ?, ?, false)
 on conflict (idempotency_scope) do nothing
 returning id`;
-
-// What a charge moves: the balance, the minute and day spend buckets, and the pruning of minute buckets
-// no window reads any more. Every run of the organization updates these rows, so this statement runs
-// last before COMMIT (KnexExecutor.beforeCommit): the row locks are held for one round trip.
-const SPEND_SQL = `
-with charge as (select ?::uuid as organization_id, ?::numeric as amount, ?::timestamptz as occurred_at),
-balance as (
-  insert into wallets (organization_id, balance)
-  select organization_id, -amount from charge
-  on conflict (organization_id)
-  do update set balance = wallets.balance + excluded.balance, updated_at = now()
-), pruned as (
-  delete from wallet_spend
-  where organization_id = (select organization_id from charge) and bucket = 'minute'
-    and starts_at < (select occurred_at from charge) - interval '2 hours'
-)
-insert into wallet_spend (organization_id, bucket, starts_at, amount)
-select organization_id, b.bucket, date_trunc(b.bucket, occurred_at, 'UTC'), amount
-from charge cross join (values ('minute'), ('day')) as b(bucket)
-on conflict (organization_id, bucket, starts_at)
-do update set amount = wallet_spend.amount + excluded.amount`;
 
 /** Balance, policy and spend windows of an organization in one round trip on `db`. */
 export async function readWalletSnapshot(
@@ -84,14 +75,12 @@ export async function readWalletSnapshot(
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   // One round trip (the hot path reads this on every invoke): balance, policy and the spend sums.
-  const result = (await db.raw(SNAPSHOT_SQL, [
-    organizationId,
-    organizationId,
-    dayStart,
-    organizationId,
-    hourStart,
-    monthStart,
-  ])) as { rows: SnapshotRow[] };
+  const result = (await db.raw(SNAPSHOT_SQL, {
+    organization: organizationId,
+    hour: hourStart,
+    day: dayStart,
+    month: monthStart,
+  })) as { rows: SnapshotRow[] };
   const row = result.rows[0] as SnapshotRow;
   const policy = row.has_policy ? row : undefined;
   return {
@@ -123,22 +112,17 @@ export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
   return {
     getSnapshot: (organizationId, now) => readWalletSnapshot(executor.current(), organizationId, now),
     async charge(request) {
-      // The unique scope makes a second charge of the same run a no-op; the balance and the spend move
-      // only with an inserted ledger row, in the caller's transaction.
-      const db = executor.current();
-      const inserted = (await db.raw(LEDGER_SQL, [
-        request.organization_id,
-        request.amount_credits,
-        request.idempotency_scope,
-        request.capability_id,
-        request.occurred_at,
-      ])) as { rows: unknown[] };
-      if (inserted.rows.length === 0) return { charged: false };
-      const spend = async () => {
-        await db.raw(SPEND_SQL, [request.organization_id, request.amount_credits, request.occurred_at]);
-      };
-      if (!executor.beforeCommit(spend)) await spend();
-      return { charged: true };
+      // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.
+      const inserted = (await executor
+        .current()
+        .raw(CHARGE_SQL, [
+          request.organization_id,
+          request.amount_credits,
+          request.idempotency_scope,
+          request.capability_id,
+          request.occurred_at,
+        ])) as { rows: unknown[] };
+      return { charged: inserted.rows.length > 0 };
     },
   };
 }

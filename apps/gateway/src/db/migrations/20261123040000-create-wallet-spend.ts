@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
 
 /**
- * Spend per organization in UTC minute and day buckets, kept by every charge in the same statement as its
- * ledger row (src/ports/wallet-store.ts). The policy guard and billing read the burn rate, today and this
- * month on every paid invoke; summed from `wallet_ledger` that read grew with every charge of the month
- * (4 ms at 4 000 charges). From buckets it reads at most 61 minute rows and 31 day rows.
- * Minute buckets older than two hours are pruned by the charges themselves.
+ * Charges no longer update a row every run of the organization shares. An invoke's charge is one
+ * `wallet_ledger` row marked `rolled_up = false`; a periodic roll-up (src/ports/wallet-rollup.ts) folds
+ * those rows into `wallets.balance` and into spend per organization in UTC minute and day buckets
+ * (`wallet_spend`), marking them rolled up, all in one statement. A snapshot reads the aggregates plus
+ * the few rows not rolled up yet, so it is exact at every moment and reads at most 61 minute rows and 31
+ * day rows however many charges there were (summing every charge of the month took 4 ms at 4 000).
+ * Rows written before this migration, and credits, are already in the balance: `rolled_up` defaults to
+ * true; their charges are backfilled into the buckets here.
  */
 export const createWalletSpend = {
   name: '20261123040000_create_wallet_spend',
@@ -17,7 +20,6 @@ export const createWalletSpend = {
       table.decimal('amount', 20, 6).notNullable();
       table.primary(['organization_id', 'bucket', 'starts_at']);
     });
-    // The charges made before this migration.
     await knex.raw(`
       insert into wallet_spend (organization_id, bucket, starts_at, amount)
       select organization_id, b.bucket, date_trunc(b.bucket, occurred_at, 'UTC'), sum(amount)
@@ -25,8 +27,18 @@ export const createWalletSpend = {
       cross join (values ('minute'), ('day')) as b(bucket)
       where kind = 'charge' and (b.bucket = 'day' or occurred_at >= now() - interval '2 hours')
       group by 1, 2, 3`);
+    await knex.schema.alterTable('wallet_ledger', (table) => {
+      table.boolean('rolled_up').notNullable().defaultTo(true);
+    });
+    await knex.raw(
+      'create index wallet_ledger_not_rolled_up on wallet_ledger (organization_id, occurred_at) include (amount) where not rolled_up',
+    );
   },
   async down(knex: Knex): Promise<void> {
+    await knex.schema.alterTable('wallet_ledger', (table) => {
+      table.dropIndex([], 'wallet_ledger_not_rolled_up');
+      table.dropColumn('rolled_up');
+    });
     await knex.schema.dropTable('wallet_spend');
   },
 };
