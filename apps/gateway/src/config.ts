@@ -18,6 +18,11 @@ export interface GatewayConfig {
   readonly dataDir: string;
   /** PostgreSQL connection string; undefined selects embedded PGlite under dataDir. */
   readonly databaseUrl: string | undefined;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL cancels a statement (lock waits included) running longer;
+   * undefined means the default (30000), 0 leaves the server's own setting. Not applied on PGlite.
+   */
+  readonly databaseStatementTimeoutMs?: number | undefined;
   /** Redis connection string; undefined means Redis is not configured. */
   readonly redisUrl: string | undefined;
   /** SMTP connection string; undefined selects the dev mailbox under dataDir/mail. */
@@ -52,6 +57,8 @@ export interface GatewayConfig {
   readonly egressAllowedHosts?: readonly string[] | undefined;
   /** EGRESS_ALLOW_HTTP: also allow plain `http:` to those hosts (default: `https:` only). */
   readonly egressAllowHttp?: boolean | undefined;
+  /** JOB_RETENTION_HOURS: finished jobs older than this are deleted; undefined means 168 (7 days). */
+  readonly jobRetentionHours?: number | undefined;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -105,6 +112,7 @@ export function loadConfig(
       ['postgres:', 'postgresql:'],
       'postgres://agw:secret@127.0.0.1:5432/agw',
     ),
+    databaseStatementTimeoutMs: parseStatementTimeout(blankToUndefined(env.DATABASE_STATEMENT_TIMEOUT_MS)),
     redisUrl: parseServiceUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
     smtpUrl: parseServiceUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], 'smtp://user:pass@127.0.0.1:587'),
     logLevel: parseLogLevel(blankToUndefined(env.LOG_LEVEL) ?? 'info'),
@@ -135,6 +143,9 @@ export function loadConfig(
     auditSealIntervalMs: parseSeconds('AUDIT_SEAL_INTERVAL_MS', env.AUDIT_SEAL_INTERVAL_MS, 10, 60_000),
     egressAllowedHosts: parseHostList(blankToUndefined(env.EGRESS_ALLOWED_HOSTS)),
     egressAllowHttp: parseBoolean('EGRESS_ALLOW_HTTP', blankToUndefined(env.EGRESS_ALLOW_HTTP)),
+    // At least the idempotency retention (24 h): a replayed `accepted` answer must not point at a
+    // swept job.
+    jobRetentionHours: parseSeconds('JOB_RETENTION_HOURS', env.JOB_RETENTION_HOURS, 24, 87_600),
   });
 }
 
@@ -257,6 +268,19 @@ function parseSeconds(
     );
   }
   return seconds;
+}
+
+// 0 keeps PostgreSQL's own setting; below 100 ms ordinary statements would be cancelled under load.
+function parseStatementTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(ms) || (ms !== 0 && (ms < 100 || ms > 600_000))) {
+    throw new ConfigError(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      `DATABASE_STATEMENT_TIMEOUT_MS must be 0 or an integer 100-600000, got '${value}' (example: DATABASE_STATEMENT_TIMEOUT_MS=30000)`,
+    );
+  }
+  return ms;
 }
 
 function parseMailFrom(value: string | undefined): string | undefined {

@@ -92,6 +92,21 @@ describe('loadConfig', () => {
       "EGRESS_ALLOWED_HOSTS must be comma-separated host names, got 'https://x.org/'",
     ],
     [{ EGRESS_ALLOW_HTTP: 'yes' }, 'EGRESS_ALLOW_HTTP', "EGRESS_ALLOW_HTTP must be true or false, got 'yes'"],
+    [
+      { DATABASE_STATEMENT_TIMEOUT_MS: '50' },
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or an integer 100-600000, got '50'",
+    ],
+    [
+      { DATABASE_STATEMENT_TIMEOUT_MS: '30s' },
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or an integer 100-600000, got '30s'",
+    ],
+    [
+      { JOB_RETENTION_HOURS: '12' },
+      'JOB_RETENTION_HOURS',
+      "JOB_RETENTION_HOURS must be an integer 24-87600, got '12'",
+    ],
   ])('rejects %j with a one-line message naming the variable', (env, variable, message) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);
@@ -106,6 +121,14 @@ describe('loadConfig', () => {
     });
     expect(config.egressAllowedHosts).toEqual(['api.example.com', '*.example.org', '127.0.0.1']);
     expect(config.egressAllowHttp).toBe(true);
+  });
+
+  it('reads the statement timeout (0 keeps the server setting) and the job retention', () => {
+    expect(loadConfig({}).databaseStatementTimeoutMs).toBeUndefined();
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '5000' }).databaseStatementTimeoutMs).toBe(5000);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
+    expect(loadConfig({}).jobRetentionHours).toBeUndefined();
+    expect(loadConfig({ JOB_RETENTION_HOURS: '24' }).jobRetentionHours).toBe(24);
   });
 
   it('names the flag value when --port is bad', () => {

@@ -1,47 +1,20 @@
 import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
 import { type CatalogContract, readWalletSnapshot } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
+import { contractTemplate, demoStamp, demoVault } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-const stamp = defineCapabilityHandler<{ label: string }, { stamped: string }>({
-  contract: {
-    ...template,
-    id: 'demo.stamp.create',
-    domain: 'demo',
-    summary: 'Stamp a label (test capability).',
-    scopes: ['core:read'],
-    cost_credits: '0.5',
-    mutating: true,
-    input_schema: {
-      type: 'object',
-      properties: { label: { type: 'string', minLength: 1 } },
-      required: ['label'],
-      additionalProperties: false,
-    } as never,
-  },
-  async handle(input) {
-    return { stamped: input.label };
-  },
-});
-const risky = defineCapabilityHandler({
-  contract: { ...template, id: 'demo.vault.open', domain: 'demo', risk_level: 'high' },
-  async handle() {
-    return { opened: true };
-  },
-});
 const broken = defineCapabilityHandler({
-  contract: { ...template, id: 'demo.broken.read', domain: 'demo', cost_credits: '0.1' },
+  contract: { ...contractTemplate, id: 'demo.broken.read', domain: 'demo', cost_credits: '0.1' },
   async handle(): Promise<never> {
     throw new Error('handler bug: secret detail');
   },
 });
 let flakyFailures = 1;
 const flaky = defineCapabilityHandler({
-  contract: { ...stamp.contract, id: 'demo.flaky.create', cost_credits: '0' },
+  contract: { ...demoStamp.contract, id: 'demo.flaky.create', cost_credits: '0' },
   async handle() {
     if (flakyFailures > 0) {
       flakyFailures -= 1;
@@ -50,7 +23,7 @@ const flaky = defineCapabilityHandler({
     return { done: true };
   },
 });
-const handlers = [...capabilityHandlers, stamp, risky, broken, flaky] as CapabilityHandler<never>[];
+const handlers = [...capabilityHandlers, demoStamp, demoVault, broken, flaky] as CapabilityHandler<never>[];
 
 const gateway = useGateway({
   handlers,

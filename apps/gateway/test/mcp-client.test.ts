@@ -2,49 +2,20 @@
 // list per caller, search → describe → dry_run → invoke with and without a key, an idempotent replay,
 // bad params and unknown tools, an invalid key, and MCP calls audited with transport `mcp`.
 
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
+import { type CapabilityHandler, capabilityHandlers } from '@agw/capabilities';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration } from './helpers/access-client.js';
+import { demoStamp, demoVault } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { connectMcp, rawMcp } from './helpers/mcp.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-// A paid test mutation with a trivial handler proves replays over MCP without documents' content checks.
-const stamp = defineCapabilityHandler<{ label: string }, { stamped: string }>({
-  contract: {
-    ...template,
-    id: 'demo.stamp.create',
-    domain: 'demo',
-    summary: 'Stamp a label (test capability).',
-    cost_credits: '0.5',
-    mutating: true,
-    input_schema: {
-      type: 'object',
-      properties: { label: { type: 'string', minLength: 1 } },
-      required: ['label'],
-      additionalProperties: false,
-    } as never,
-  },
-  async handle(input) {
-    return { stamped: input.label };
-  },
-});
-
-// Risk high: the policy guard asks an operator for every run.
-const risky = defineCapabilityHandler({
-  contract: { ...template, id: 'demo.vault.open', domain: 'demo', risk_level: 'high' },
-  async handle() {
-    return { opened: true };
-  },
-});
-
 const gateway = useGateway({
-  handlers: [...capabilityHandlers, stamp, risky] as CapabilityHandler<never>[],
+  // A paid test mutation proves replays over MCP; the risky one, approvals.
+  handlers: [...capabilityHandlers, demoStamp, demoVault] as CapabilityHandler<never>[],
 });
 let anonymous: Client;
 let keyed: Client;

@@ -26,11 +26,19 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers
 const CONNECT_TIMEOUT_MS = 3000;
 
 /**
+ * A request must not hang on a live connection either (a lock held elsewhere, a runaway plan): the
+ * server cancels a statement after this long (SQLSTATE 57014, answered 503). 30 s is far above any
+ * statement the gateway issues (milliseconds; batch work is bounded at 500 rows) and no longer than
+ * an HTTP client commonly waits, so it only ends statements nobody is still waiting for.
+ */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+
+/**
  * Opens the gateway database: PostgreSQL when DATABASE_URL is set, otherwise PGlite persisted under
  * DATA_DIR/pglite (created if missing). Opening is lazy; the first query connects.
  */
 export function openDatabase(
-  config: Pick<GatewayConfig, 'databaseUrl' | 'dataDir'>,
+  config: Pick<GatewayConfig, 'databaseUrl' | 'dataDir' | 'databaseStatementTimeoutMs'>,
   logger?: Logger,
 ): Database {
   const log = knexLog(logger);
@@ -38,13 +46,22 @@ export function openDatabase(
     const url = new URL(config.databaseUrl);
     const knex = knexFactory({
       client: 'pg',
-      connection: { connectionString: config.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
+      connection: {
+        connectionString: config.databaseUrl,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        // Sent as a startup parameter, so it holds for every pooled connection from its first statement.
+        // pg omits 0, which leaves the role's, database's or server's own setting in force.
+        statement_timeout: config.databaseStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      },
       pool: { min: 0, max: 10 },
       acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 1000,
       log,
     });
     return { knex, driver: 'postgres', location: `${url.hostname}:${url.port || '5432'}${url.pathname}` };
   }
+  // No statement timeout on PGlite: its WASM build has no timer signal, so PostgreSQL never cancels a
+  // statement there (measured: `pg_sleep(1)` under a 200 ms timeout completes). Nor can a statement
+  // wait on another session's lock: the process is the only session.
   const directory = join(config.dataDir, 'pglite');
   mkdirSync(directory, { recursive: true });
   const knex = knexFactory({

@@ -6,6 +6,7 @@ import { createDocuments } from './migrations/20261123010000-create-documents.js
 import { createAuditChain } from './migrations/20261123020000-audit-chain.js';
 import { createInvokeJobs } from './migrations/20261123030000-create-invoke-jobs.js';
 import { createWalletSpend } from './migrations/20261123040000-create-wallet-spend.js';
+import { indexFinishedInvokeJobs } from './migrations/20261124010000-index-finished-invoke-jobs.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -23,6 +24,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   createAuditChain,
   createInvokeJobs,
   createWalletSpend,
+  indexFinishedInvokeJobs,
 ];
 
 /** knex's bookkeeping table for the gateway's migrations. */

@@ -45,7 +45,9 @@ export function dependencyUnavailable(cause: unknown): GatewayError {
 }
 
 // Connection-level failures of pg, knex's pool and the network stack (PostgreSQL SQLSTATE class 08 is
-// "connection exception", 57P0x are shutdown/cannot-connect-now).
+// "connection exception", 57P0x are shutdown/cannot-connect-now). 57014 `query_canceled` is a statement
+// the server ended (DATABASE_STATEMENT_TIMEOUT_MS, or an operator's pg_cancel_backend): the database
+// could not serve the request in time, and its transaction rolled back, so a retry is safe.
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -63,7 +65,7 @@ export function isDependencyFailure(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (
     typeof code === 'string' &&
-    (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))
+    (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '57014')
   ) {
     return true;
   }

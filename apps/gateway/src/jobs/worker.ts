@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import { claimJob } from './job-store.js';
+import { createJobSweeper, type JobSweepOptions } from './retention.js';
 import { type JobRunner, runJob } from './run-job.js';
 
-/** Settings of the job worker every gateway process runs (StartOptions.jobs). */
-export interface JobWorkerOptions {
+/**
+ * Settings of the job worker every gateway process runs (StartOptions.jobs); with the retention
+ * sweep's (`retentionHours` from JOB_RETENTION_HOURS, `sweepIntervalMs`).
+ */
+export interface JobWorkerOptions extends JobSweepOptions {
   /** false: this process accepts jobs but runs none (another process will). Default true. */
   readonly enabled?: boolean;
   /** Pause between claims when the queue is empty. Default 250 ms. */
@@ -26,6 +30,8 @@ export interface JobWorker {
   stop(): Promise<void>;
   /** Claims and runs due jobs until none is due; returns how many ran (tests, tools). */
   drain(): Promise<number>;
+  /** Deletes one batch of finished jobs past their retention; returns how many (tests, tools). */
+  sweep(): Promise<number>;
 }
 
 const DEFAULTS = { pollIntervalMs: 250, leaseMs: 30_000, retryDelayMs: 1000 };
@@ -39,6 +45,8 @@ export function createJobWorker(knex: Knex, logger: Logger, options: JobWorkerOp
   const settings = { ...DEFAULTS, ...options };
   const owner = `worker:${randomUUID()}`;
   const log = logger.child({ component: 'jobs', worker: owner });
+  // The sweep keeps its own timer: a long job must not hold it up, nor a sweep the queue.
+  const sweeper = createJobSweeper(knex, log, options);
   let runner: JobRunner | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -79,12 +87,15 @@ export function createJobWorker(knex: Knex, logger: Logger, options: JobWorkerOp
       if (started || options.enabled === false) return;
       started = true;
       schedule();
+      // A process that runs no jobs does not sweep them either; the processes that run them do.
+      sweeper.start();
     },
     async stop() {
       stopping = true;
       clearTimeout(timer);
-      await running;
+      await Promise.all([running, sweeper.stop()]);
     },
     drain,
+    sweep: sweeper.sweep,
   };
 }
