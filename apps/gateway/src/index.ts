@@ -105,7 +105,7 @@ export { MailOutbox, type StagedMail, stageMail } from './mail/outbox.js';
 export { createMailTransport, type MailTransport, type OutgoingMail } from './mail/transport.js';
 export { type McpRouteOptions, registerMcpRoutes } from './mcp/routes.js';
 export { callMetaTool, type McpHttpFacts, type McpToolOutcome } from './mcp/tool-call.js';
-export { type CatalogCaller, capabilityAccess, resolveCatalogCaller } from './meta-tools/access.js';
+export { type CatalogCaller, capabilityAccess } from './meta-tools/access.js';
 export {
   asCapabilityContract,
   type CatalogContract,

@@ -1,4 +1,4 @@
-import { type GuardCapability, installationKeyGuard } from '@agw/guard';
+import { type Guard, type GuardCapability, installationKeyGuard, type Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
 import { type ApiKeyRow, createKnexKeyStore } from './key-store.js';
@@ -10,7 +10,8 @@ export interface AuthenticatedKey {
   readonly spent: boolean;
 }
 
-// The guards expect a capability; access endpoints are not capabilities, so they pass a neutral one.
+// The guards expect a capability; access and catalog endpoints are not capabilities, so they pass a
+// neutral one (the installation_key guard does not look at it).
 const accessCapability: GuardCapability = {
   id: 'access',
   version: '1.0.0',
@@ -43,6 +44,16 @@ export async function authenticateKey(
     clock: { now: () => new Date() },
     acceptKinds: [options.kind],
   });
+  await checkKey(guard, authorization);
+  if (!found) throw new Error('installation_key guard passed without a key row');
+  return { row: found, spent: found.consumed_at !== null || found.revoked_reason === 'rotated' };
+}
+
+/**
+ * Runs an `installation_key` guard on `authorization` and returns the key's principal. A denial is thrown
+ * as the guard's GatewayError (401/403), the same on every endpoint that takes a key.
+ */
+export async function checkKey(guard: Guard, authorization: string | undefined): Promise<Principal> {
   const decision = await guard.check({
     request: { authorization, capability: accessCapability, params: undefined },
     facts: {},
@@ -55,6 +66,7 @@ export async function authenticateKey(
       ...(decision.hint === undefined ? {} : { hint: decision.hint }),
     });
   }
-  if (decision.outcome !== 'pass' || !found) throw new Error('installation_key guard did not decide');
-  return { row: found, spent: found.consumed_at !== null || found.revoked_reason === 'rotated' };
+  const principal = decision.outcome === 'pass' ? decision.facts?.principal : undefined;
+  if (principal === undefined) throw new Error('installation_key guard did not decide');
+  return principal;
 }

@@ -1,8 +1,6 @@
 import { type CapabilityAccess, defaultInstallationScopes } from '@agw/contracts';
-import { type GuardCapability, installationKeyGuard, type KeyStore } from '@agw/guard';
-import type { Knex } from 'knex';
-import { GatewayError } from '../http/gateway-error.js';
-import { authenticateKey } from '../keys/authenticate.js';
+import { installationKeyGuard, type KeyStore } from '@agw/guard';
+import { checkKey } from '../keys/authenticate.js';
 import type { CatalogContract } from './catalog.js';
 
 /** Who is searching or describing, as far as `access` is concerned. */
@@ -19,29 +17,16 @@ const anonymousCaller: CatalogCaller = {
   scopes: new Set<string>(defaultInstallationScopes),
 };
 
-/**
- * The caller of search_capabilities or describe. No Authorization header → anonymous, with the default
- * installation scopes. A header that is present is authenticated like on every other agent endpoint
- * (an invalid, expired or revoked key is 401, a bootstrap key 403): a bad key never falls back to
- * anonymous.
- */
-export async function resolveCatalogCaller(
-  knex: Knex,
-  authorization: string | undefined,
-): Promise<CatalogCaller> {
-  if (authorization === undefined) return anonymousCaller;
-  const { row } = await authenticateKey(knex, authorization, { kind: 'installation' });
-  return { actor: `installation:${row.installation_id ?? ''}`, scopes: new Set(row.scopes) };
-}
-
 /** Resolves the caller of search_capabilities or describe from the Authorization header. */
 export type CatalogCallerResolver = (authorization: string | undefined) => Promise<CatalogCaller>;
 
 /**
- * {@link resolveCatalogCaller} over `keys`, the invoke chain's cached key store (src/keys/state-cache.ts:
- * only live keys are kept, every key or installation change drops them on every instance before its
- * response leaves, a 10 s TTL bounds a lost message), so a keyed search does not read PostgreSQL on
- * every request. The same `installation_key` guard decides, so errors are the same as without a cache.
+ * The caller of search_capabilities or describe. No Authorization header → anonymous, with the default
+ * installation scopes. A header that is present is authenticated like on every other agent endpoint
+ * (an invalid, expired or revoked key is 401, a bootstrap key 403): a bad key never falls back to
+ * anonymous. Keys are read through `keys`, the invoke chain's cached key store (src/keys/state-cache.ts:
+ * only live keys are kept, every key change drops them on every instance before its response leaves),
+ * so a keyed search does not read PostgreSQL on every request.
  */
 export function createCatalogCallerResolver(keys: KeyStore): CatalogCallerResolver {
   const guard = installationKeyGuard({
@@ -53,20 +38,7 @@ export function createCatalogCallerResolver(keys: KeyStore): CatalogCallerResolv
   const scopeSets = new WeakMap<readonly string[], ReadonlySet<string>>();
   return async (authorization) => {
     if (authorization === undefined) return anonymousCaller;
-    const decision = await guard.check({
-      request: { authorization, capability: catalogCapability, params: undefined },
-      facts: {},
-      mode: 'invoke',
-      trace: [],
-    });
-    if (decision.outcome === 'deny') {
-      throw new GatewayError(decision.code, {
-        message: decision.message,
-        ...(decision.hint === undefined ? {} : { hint: decision.hint }),
-      });
-    }
-    const principal = decision.outcome === 'pass' ? decision.facts?.principal : undefined;
-    if (principal === undefined) throw new Error('installation_key guard did not decide');
+    const principal = await checkKey(guard, authorization);
     let scopes = scopeSets.get(principal.scopes);
     if (scopes === undefined) {
       scopes = new Set(principal.scopes);
@@ -75,17 +47,6 @@ export function createCatalogCallerResolver(keys: KeyStore): CatalogCallerResolv
     return { actor: `installation:${principal.installation_id}`, scopes };
   };
 }
-
-// The guard checks a capability; search and describe are not one, so they pass a neutral one.
-const catalogCapability: GuardCapability = {
-  id: 'catalog',
-  version: '1.0.0',
-  risk_level: 'low',
-  scopes: [],
-  cost_credits: '0',
-  mutating: false,
-  input_schema: {},
-};
 
 /**
  * Whether `scopes` may use `capability`, in the order the guard chain decides: a missing scope
