@@ -4,22 +4,31 @@ export function renderMarkdown(report) {
     `Benchmark of ${report.generated_at}: ${report.connections} connections, ${report.duration_s} s per scenario.`,
     '',
     `Baseline (bare Koa JSON echo): GET ${report.baseline.get.requests_per_second} req/s (p99 ${report.baseline.get.p99_ms} ms), ` +
-      `POST ${report.baseline.post.requests_per_second} req/s (p99 ${report.baseline.post.p99_ms} ms).`,
+      `POST ${report.baseline.post.requests_per_second} req/s (p99 ${report.baseline.post.p99_ms} ms, ` +
+      `${report.baseline.post.cpu_us_per_request.server} µs CPU per request).`,
+    '',
+    'CPU µs/req: CPU time per request of the gateway process / of all PostgreSQL processes / of Redis.',
   ];
   for (const [mode, result] of Object.entries(report.modes)) {
     const rss = Object.entries(result.peak_rss_mib).map(([kind, mib]) => `${kind} ${mib} MiB`);
     lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
-    lines.push('| scenario | req/s | p50 ms | p99 ms | ratio to echo | p99 added ms | non-2xx |');
-    lines.push('|---|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      '| scenario | req/s | p50 ms | p99 ms | ratio to echo | p99 added ms | CPU µs/req | non-2xx |',
+    );
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {
       if (row.skipped) {
-        lines.push(`| ${row.scenario} | — | — | — | — | — | skipped: ${row.skipped} |`);
+        lines.push(`| ${row.scenario} | — | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
         );
       }
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+function cpu({ server, postgres, redis }) {
+  return `${server} / ${postgres} / ${redis}`;
 }

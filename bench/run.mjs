@@ -7,7 +7,7 @@
 // With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
 // otherwise it starts and stops its own through scripts/services.sh.
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,18 +36,48 @@ function peakRssMiB(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : null;
 }
 
-async function load(url, request) {
+/** CPU time (user + system, µs) used so far by the processes `match` selects (by pid and command line). */
+function cpuMicros(match) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!match(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      // Fields after the command name: utime and stime are the 12th and 13th (clock ticks, 100 per s).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * 10_000;
+}
+
+// Whose CPU each request costs: the server measured, and the PostgreSQL and Redis servers of the machine
+// (idle otherwise). Per request, CPU time is steadier than req/s when the machine is shared.
+const cpuGroups = (pid) => ({
+  server: (candidate) => candidate === pid,
+  postgres: (_pid, command) => command.startsWith('postgres'),
+  redis: (_pid, command) => command.startsWith('redis-server'),
+});
+
+async function load(url, request, pid) {
   const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
   // A scenario may rewrite each request (e.g. a fresh idempotency key per request).
   if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
   if (!smoke) await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
+  const groups = Object.entries(cpuGroups(pid));
+  const before = groups.map(([, match]) => cpuMicros(match));
   const result = await autocannon({ ...options, duration });
+  const requests = Math.max(result.requests.total, 1);
   return {
     requests_per_second: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
     non_2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    cpu_us_per_request: Object.fromEntries(
+      groups.map(([name, match], index) => [name, Math.round((cpuMicros(match) - before[index]) / requests)]),
+    ),
   };
 }
 
@@ -156,19 +186,23 @@ const report = {
   modes: {},
 };
 const echo = await startEcho();
-report.baseline.get = await load(echo.url, { method: 'GET' });
-report.baseline.post = await load(echo.url, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
-});
+report.baseline.get = await load(echo.url, { method: 'GET' }, echo.child.pid);
+report.baseline.post = await load(
+  echo.url,
+  {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
+  },
+  echo.child.pid,
+);
 report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
 await stop(echo.child);
 
 async function measure(gateway, scenario) {
   const request = await scenario.prepare(gateway.url, gateway);
   if (request.skip) return { scenario: scenario.name, skipped: request.skip };
-  const measured = await load(`${gateway.url}${request.path}`, request);
+  const measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid);
   const baseline = report.baseline[scenario.baseline];
   return {
     scenario: scenario.name,
