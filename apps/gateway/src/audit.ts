@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { withTimeout } from './checks/with-timeout.js';
 import type { Logger } from './logger.js';
+import { auditBatcherFor } from './ports/audit-batcher.js';
 
 /** One row of `audit_events`. */
 export interface AuditEvent {
@@ -23,27 +24,28 @@ export interface AuditEvent {
 const AUDIT_WRITE_TIMEOUT_MS = 2000;
 
 /**
- * Inserts an audit row. Never throws: a failed or timed-out insert is logged at error level with the
- * whole event, so the log still holds the record.
+ * Inserts an audit row, on the pool through the group commit shared with the invoke chain (refusals and
+ * replays are what a retry loop or an attacker multiplies). Never throws: a failed or timed-out insert
+ * is logged at error level with the whole event, so the log still holds the record.
  */
 export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditEvent): Promise<void> {
-  const insert = knex('audit_events')
-    .insert({
-      audit_id: event.auditId,
-      request_id: event.requestId,
-      actor: event.actor,
-      action: event.action,
-      outcome: event.outcome,
-      http_status: event.httpStatus,
-      details: JSON.stringify({ ...event.details, transport: auditTransport() }),
-    })
-    .then(
-      () => true,
-      (error: unknown) => {
-        logger.error({ err: error, audit_event: event }, 'audit insert failed');
-        return true;
-      },
-    );
+  const row = {
+    audit_id: event.auditId,
+    request_id: event.requestId,
+    actor: event.actor,
+    action: event.action,
+    outcome: event.outcome,
+    http_status: event.httpStatus,
+    details: JSON.stringify({ ...event.details, transport: auditTransport() }),
+  };
+  const pending = knex.isTransaction ? knex('audit_events').insert(row) : auditBatcherFor(knex).write([row]);
+  const insert = Promise.resolve(pending).then(
+    () => true,
+    (error: unknown) => {
+      logger.error({ err: error, audit_event: event }, 'audit insert failed');
+      return true;
+    },
+  );
   const written = await withTimeout(insert, AUDIT_WRITE_TIMEOUT_MS, false);
   if (!written) logger.error({ audit_event: event }, 'audit insert timed out');
 }

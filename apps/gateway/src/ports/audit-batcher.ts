@@ -15,6 +15,19 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
+// One batcher per database pool: every writer of audit rows outside a transaction shares its INSERTs.
+const shared = new WeakMap<Knex, AuditBatcher>();
+
+/** The batcher of the pool `knex`, created on first use. */
+export function auditBatcherFor(knex: Knex): AuditBatcher {
+  let batcher = shared.get(knex);
+  if (batcher === undefined) {
+    batcher = createAuditBatcher(knex);
+    shared.set(knex, batcher);
+  }
+  return batcher;
+}
+
 /**
  * Group commit for the audit rows of refusals and free reads, which run on the pool: while one INSERT is
  * in flight, the rows of every other request queue up and go in the next INSERT, together. No timer:

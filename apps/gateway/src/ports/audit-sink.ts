@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
-import { type AuditBatcher, createAuditBatcher } from './audit-batcher.js';
+import { type AuditBatcher, auditBatcherFor } from './audit-batcher.js';
 import type { KnexExecutor } from './executor.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -35,7 +35,7 @@ function toRow(record: AuditRecord) {
  */
 export function createKnexAuditSink(
   executor: KnexExecutor,
-  batcher: AuditBatcher = createAuditBatcher(executor.current()),
+  batcher: AuditBatcher = auditBatcherFor(executor.current()),
 ): AuditSink {
   const write = async (rows: ReturnType<typeof toRow>[]) => {
     if (executor.inTransaction()) await executor.current()('audit_events').insert(rows);
