@@ -70,6 +70,14 @@ describe('mutating invoke', () => {
     expect(await balance()).toBe('0.70');
     const ledger = await gateway.knex('wallet_ledger').where({ organization_id: organizationId });
     expect(ledger).toHaveLength(1);
+    // The idempotent execution is audited with the guard chain's record it answered with.
+    const executed = await gateway
+      .knex('audit_events')
+      .where({ action: 'capability.invoke.idempotent' })
+      .whereRaw("details->>'guard_audit_id' = ?", [first.json.audit_id]);
+    expect(executed).toHaveLength(1);
+    expect(executed[0]).toMatchObject({ outcome: 'succeeded', http_status: 200 });
+    expect(executed[0].details).toMatchObject({ idempotency_key: 'stamp-key-000000001' });
 
     const replay = await invoke(body);
     expect(replay.status).toBe(200);

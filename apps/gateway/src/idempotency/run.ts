@@ -96,26 +96,26 @@ export async function runIdempotent(
       await store.fence(trx, scope, requestId);
       const outcome = await handler(trx);
       const rendered = render(outcome, ctx.state.auditId);
-      await trx('audit_events').insert({
-        audit_id: ctx.state.auditId,
-        request_id: ctx.state.requestId,
-        actor: options.audit.actor,
-        action: options.audit.action,
-        outcome: outcome instanceof StoredRefusal ? 'denied' : 'succeeded',
-        http_status: rendered.status,
-        details: JSON.stringify({
-          ...options.audit.details,
-          ...(outcome instanceof StoredRefusal ? { code: outcome.error.code } : outcome.auditDetails),
-          idempotency_key: scope.key,
-          transport: auditTransport(),
-        }),
-      });
       await store.complete(
         trx,
         scope,
         requestId,
         { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(rendered.text, 'utf8') },
         options.encrypt && !(outcome instanceof StoredRefusal),
+        {
+          audit_id: ctx.state.auditId,
+          request_id: ctx.state.requestId,
+          actor: options.audit.actor,
+          action: options.audit.action,
+          outcome: outcome instanceof StoredRefusal ? 'denied' : 'succeeded',
+          http_status: rendered.status,
+          details: JSON.stringify({
+            ...options.audit.details,
+            ...(outcome instanceof StoredRefusal ? { code: outcome.error.code } : outcome.auditDetails),
+            idempotency_key: scope.key,
+            transport: auditTransport(),
+          }),
+        },
       );
       if (!(outcome instanceof StoredRefusal)) afterCommit = outcome.afterCommit;
       return rendered;

@@ -134,15 +134,21 @@ export class IdempotencyStore {
     if (!held) throw inProgress();
   }
 
-  /** Inside the business transaction: stores the answer (encrypted when it carries a secret). */
+  /**
+   * Inside the business transaction: stores the answer (encrypted when it carries a secret). `auditRow`,
+   * when given, is inserted into `audit_events` by the same statement (one round trip fewer).
+   */
   async complete(
     trx: Knex.Transaction,
     scope: IdempotencyScope,
     requestId: string,
     response: StoredResponse,
     encrypt: boolean,
+    auditRow?: Record<string, unknown>,
   ): Promise<void> {
-    const updated = await trx(TABLE)
+    const claim = trx(TABLE);
+    if (auditRow !== undefined) claim.with('audit', trx('audit_events').insert(auditRow));
+    const updated = await claim
       .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
       .andWhere({ locked_by: requestId })
       .update({
