@@ -119,33 +119,33 @@ export function loadConfig(
     bodyLimitBytes: parseBodyLimit(blankToUndefined(env.BODY_LIMIT_BYTES)),
     // The access settings stay undefined when unset (defaults live with the code that uses them).
     secretKey: parseSecretKey(blankToUndefined(env.SECRET_KEY)),
-    ownerOtpTtlSeconds: parseSeconds('OWNER_OTP_TTL_SECONDS', env.OWNER_OTP_TTL_SECONDS, 1, 86_400),
-    agentOtpTtlSeconds: parseSeconds('AGENT_OTP_TTL_SECONDS', env.AGENT_OTP_TTL_SECONDS, 1, 86_400),
-    otpResendCooldownSeconds: parseSeconds(
+    ownerOtpTtlSeconds: parseInteger('OWNER_OTP_TTL_SECONDS', env.OWNER_OTP_TTL_SECONDS, 1, 86_400),
+    agentOtpTtlSeconds: parseInteger('AGENT_OTP_TTL_SECONDS', env.AGENT_OTP_TTL_SECONDS, 1, 86_400),
+    otpResendCooldownSeconds: parseInteger(
       'OTP_RESEND_COOLDOWN_SECONDS',
       env.OTP_RESEND_COOLDOWN_SECONDS,
       0,
       3600,
     ),
     mailFrom: parseMailFrom(blankToUndefined(env.MAIL_FROM)),
-    rateLimitPerInstallationPerMinute: parseSeconds(
+    rateLimitPerInstallationPerMinute: parseInteger(
       'RATE_LIMIT_PER_INSTALLATION_PER_MINUTE',
       env.RATE_LIMIT_PER_INSTALLATION_PER_MINUTE,
       1,
       999_999,
     ),
-    rateLimitPerCapabilityPerMinute: parseSeconds(
+    rateLimitPerCapabilityPerMinute: parseInteger(
       'RATE_LIMIT_PER_CAPABILITY_PER_MINUTE',
       env.RATE_LIMIT_PER_CAPABILITY_PER_MINUTE,
       1,
       999_999,
     ),
-    auditSealIntervalMs: parseSeconds('AUDIT_SEAL_INTERVAL_MS', env.AUDIT_SEAL_INTERVAL_MS, 10, 60_000),
+    auditSealIntervalMs: parseInteger('AUDIT_SEAL_INTERVAL_MS', env.AUDIT_SEAL_INTERVAL_MS, 10, 60_000),
     egressAllowedHosts: parseHostList(blankToUndefined(env.EGRESS_ALLOWED_HOSTS)),
     egressAllowHttp: parseBoolean('EGRESS_ALLOW_HTTP', blankToUndefined(env.EGRESS_ALLOW_HTTP)),
     // At least the idempotency retention (24 h): a replayed `accepted` answer must not point at a
     // swept job.
-    jobRetentionHours: parseSeconds('JOB_RETENTION_HOURS', env.JOB_RETENTION_HOURS, 24, 87_600),
+    jobRetentionHours: parseInteger('JOB_RETENTION_HOURS', env.JOB_RETENTION_HOURS, 24, 87_600),
   });
 }
 
@@ -252,7 +252,7 @@ function parseSecretKey(value: string | undefined): Buffer | undefined {
   return bytes;
 }
 
-function parseSeconds(
+function parseInteger(
   variable: string,
   raw: string | undefined,
   min: number,
@@ -260,14 +260,14 @@ function parseSeconds(
 ): number | undefined {
   const value = blankToUndefined(raw);
   if (value === undefined) return undefined;
-  const seconds = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
+  const parsed = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
     throw new ConfigError(
       variable,
       `${variable} must be an integer ${min}-${max}, got '${value}' (example: ${variable}=${max})`,
     );
   }
-  return seconds;
+  return parsed;
 }
 
 // 0 keeps PostgreSQL's own setting; below 100 ms ordinary statements would be cancelled under load.
