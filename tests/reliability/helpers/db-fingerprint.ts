@@ -1,3 +1,4 @@
+import { rollUpCharges } from '@agw/gateway';
 import type { Knex } from 'knex';
 
 /**
@@ -54,14 +55,17 @@ export function changedTables(before: DbFingerprint, after: DbFingerprint): stri
 }
 
 /**
- * Waits (bounded) until the mail outbox has delivered what a successful onboarding call queued: its
- * worker updates rows after the response, which would otherwise look like a change by the next request.
+ * Finishes what accepted requests left to background workers, which would otherwise look like a change
+ * by the next request: waits (bounded) until the mail outbox has delivered what an onboarding call
+ * queued, and folds their charges into the balances and spend buckets (the roll-up every gateway process
+ * runs each second; with nothing left to fold, it changes nothing while rejected requests run).
  */
 export async function settleBackgroundWork(knex: Knex, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const queued = await knex('mail_outbox').where({ status: 'queued' }).first();
-    if (queued === undefined) return;
+    if (queued === undefined) break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  await rollUpCharges(knex);
 }
