@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
 import { readOperatorKeyFile } from '../../apps/gateway/test/helpers/admin-fixtures.js';
 import { createTestEnvironment, type TestEnvironment } from '../../apps/gateway/test/helpers/environment.js';
+import { withGatewayTables } from './helpers/gateway-tables.js';
 import { sleep } from './helpers/net.js';
 import { hasRedisServer, type RedisServer, startRedisServer } from './helpers/redis-server.js';
 import { type Served, serve, stop } from './helpers/serve.js';
@@ -103,16 +104,8 @@ describe.skipIf(!redisInstalled)(
     /** H: cached on B before Redis hangs, blocked through A while it hangs. */
     let probeH: Installation;
 
-    /** On PostgreSQL at once; on PGlite only while no gateway holds the data dir (the caller stops it). */
-    async function withTables<T>(action: (knex: Knex) => Promise<T>): Promise<T> {
-      if (pgKnex) return action(pgKnex);
-      const { knex } = openDatabase({ databaseUrl: undefined, dataDir: environment.dataDir });
-      try {
-        return await action(knex);
-      } finally {
-        await knex.destroy();
-      }
-    }
+    const withTables = <T>(action: (knex: Knex) => Promise<T>) =>
+      withGatewayTables(pgKnex, environment.dataDir, action);
 
     beforeAll(async () => {
       environment = await createTestEnvironment();

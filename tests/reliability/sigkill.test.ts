@@ -12,6 +12,7 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
 import { createTestEnvironment, type TestEnvironment } from '../../apps/gateway/test/helpers/environment.js';
+import { withGatewayTables } from './helpers/gateway-tables.js';
 import { sleep } from './helpers/net.js';
 import { kill, type Served, serve, stop } from './helpers/serve.js';
 import { type TimedAnswer, timedCall } from './helpers/timed-call.js';
@@ -62,19 +63,8 @@ describe('agw serve SIGKILLed mid-burst, restarted on the same database', () => 
     await environment?.cleanup();
   });
 
-  /**
-   * Runs `action` on the gateway's tables: on PostgreSQL at once; on PGlite only while no gateway
-   * process holds the data dir (the caller stops it first), opened and closed around `action`.
-   */
-  async function withTables<T>(action: (knex: Knex) => Promise<T>): Promise<T> {
-    if (pgKnex) return action(pgKnex);
-    const { knex } = openDatabase({ databaseUrl: undefined, dataDir: environment.dataDir });
-    try {
-      return await action(knex);
-    } finally {
-      await knex.destroy();
-    }
-  }
+  const withTables = <T>(action: (knex: Knex) => Promise<T>) =>
+    withGatewayTables(pgKnex, environment.dataDir, action);
 
   it('every key ends with one document and one charge; dead claims clear within the lease', async () => {
     first = await serve(env);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parseJsonOrUndefined } from '../../../apps/gateway/test/helpers/http.js';
 
 /** The seed and case budget of one fuzz pass: fixed by default, FUZZ_SEED / FUZZ_RUNS override them. */
 export interface FuzzBudget {
@@ -167,12 +168,7 @@ export async function send(
     ...(init.body === undefined ? {} : { body: new TextEncoder().encode(init.body) }),
   });
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJsonOrUndefined(text);
   return { status: response.status, contentType: response.headers.get('content-type'), text, json };
 }
 

@@ -1,3 +1,5 @@
+import { parseJsonOrUndefined } from '../../../apps/gateway/test/helpers/http.js';
+
 /** One HTTP answer as a load loop records it: when it started and ended, and what came back. */
 export interface TimedAnswer {
   readonly startedAt: number;
@@ -33,12 +35,7 @@ export async function timedCall(
       signal: AbortSignal.timeout(options.boundMs),
     });
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = parseJsonOrUndefined(text);
     return {
       startedAt,
       endedAt: performance.now(),

@@ -19,7 +19,6 @@ import { createKnexInstallationStore, createKnexKeyStore, toIso } from '../keys/
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
-import { auditBatcherFor } from '../ports/audit-batcher.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
 import { createKnexExecutor, type KnexExecutor } from '../ports/executor.js';
 import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
@@ -107,7 +106,7 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
     validator: createValidator(),
     approvals: createKnexApprovalStore(executor),
-    audit: createKnexAuditSink(executor, auditBatcherFor(knex)),
+    audit: createKnexAuditSink(executor),
     wallet,
     egress: createStaticEgressPolicy(egress.allowedHosts),
     rateLimiter: createGatewayRateLimiter({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
-import { type AuditBatcher, auditBatcherFor } from './audit-batcher.js';
+import { auditBatcherFor } from './audit-batcher.js';
 import type { KnexExecutor } from './executor.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -33,10 +33,9 @@ function toRow(record: AuditRecord) {
  * requests' rows (src/ports/audit-batcher.ts). Either way the call resolves once its rows are written.
  * `appendBatch` writes a deferred decision and its outcome in one statement.
  */
-export function createKnexAuditSink(
-  executor: KnexExecutor,
-  batcher: AuditBatcher = auditBatcherFor(executor.current()),
-): AuditSink {
+export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
+  // Outside `within`, current() is the pool: the batcher shared by every writer on it.
+  const batcher = auditBatcherFor(executor.current());
   const write = async (rows: ReturnType<typeof toRow>[]) => {
     if (executor.inTransaction()) await executor.current()('audit_events').insert(rows);
     else await batcher.write(rows);

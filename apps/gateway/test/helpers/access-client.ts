@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseJsonOrUndefined } from './http.js';
 
 /** One HTTP answer with its raw text and parsed JSON. */
 export interface Answer {
@@ -43,12 +44,7 @@ export class AccessClient {
 
 async function read(response: Response): Promise<Answer> {
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJsonOrUndefined(text);
   return { status: response.status, headers: response.headers, text, json };
 }
 

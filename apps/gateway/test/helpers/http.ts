@@ -3,6 +3,15 @@ import { expect } from 'vitest';
 
 const validator = createValidator();
 
+/** `text` parsed as JSON, or undefined when it is not JSON (an answer is read before it is judged). */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asserts `body` is a valid ErrorEnvelope with `code` and returns its `error` member. */
 export function expectEnvelope(body: unknown, code: string): Record<string, unknown> {
   expect(validator.validate('ErrorEnvelope', body)).toEqual({ valid: true });

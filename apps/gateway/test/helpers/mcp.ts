@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Answer } from './access-client.js';
+import { parseJsonOrUndefined } from './http.js';
 
 /** An official SDK client connected to the gateway's /mcp, with the installation key when given. */
 export async function connectMcp(url: string, key?: string): Promise<Client> {
@@ -28,11 +29,6 @@ export async function rawMcp(
     body: typeof message === 'string' ? message : JSON.stringify(message),
   });
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJsonOrUndefined(text);
   return { status: response.status, headers: response.headers, text, json };
 }
