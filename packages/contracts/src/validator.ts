@@ -1,6 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
+// The class type by its named export: through the default import, a strict `nodenext` consumer of our
+// declarations sees the CommonJS module (a namespace), not the class (TS2709).
+import Ajv2020, { type Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type SchemaName, schemas } from './schemas/index.js';
 import { schemaId } from './version.js';
@@ -75,7 +77,7 @@ export function toViolation(error: ErrorObject): Violation {
 }
 
 /** Ajv 2020-12 in strict mode with formats; every named schema registered under its `$id`. */
-export function createAjv(): Ajv2020 {
+export function createAjv(): Ajv {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats(ajv);
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
