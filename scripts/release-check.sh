@@ -10,7 +10,12 @@ root=$PWD
 changeset=$root/node_modules/.bin/changeset
 
 echo "-- changeset status"
-"$changeset" status
+# It compares with the base branch (main); a clone without a local main compares with HEAD instead.
+if git rev-parse --verify -q main >/dev/null; then
+  "$changeset" status
+else
+  "$changeset" status --since HEAD
+fi
 
 work=$(mktemp -d /tmp/agw-release-check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
