@@ -9,6 +9,7 @@ import type { GatewayState } from '../http/state.js';
 import { authenticateKey } from '../keys/authenticate.js';
 import type { MetaToolHandlers } from '../routes/meta-tools.js';
 import { createHostCheck } from './host-check.js';
+import { separateToolArguments } from './raw-arguments.js';
 import { createMcpServer } from './server.js';
 
 /** What the MCP endpoint needs. */
@@ -40,12 +41,15 @@ export function registerMcpRoutes(router: Router<GatewayState>, options: McpRout
     checkHost(ctx.get('host'), ctx.headers.origin);
     const authenticated = await authenticate(options.knex, ctx.headers.authorization);
     const text = await readBody(ctx, options.bodyLimitBytes);
+    // Tool arguments bypass the SDK's copy and are validated like the HTTP routes' bodies.
+    const toolCalls = separateToolArguments(text);
 
     let challenge = false;
     const server = createMcpServer({
       knex: options.knex,
       metaTools: options.metaTools,
-      http: { headers: ctx.headers, ip: ctx.ip, state: ctx.state },
+      http: { headers: ctx.headers, ip: ctx.ip, state: ctx.state, body: text },
+      toolArguments: toolCalls.lookup,
       authenticated,
       onRefusal: (code) => {
         ctx.state.errorCode ??= code;
@@ -58,7 +62,9 @@ export function registerMcpRoutes(router: Router<GatewayState>, options: McpRout
     });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(toWebRequest(ctx, options.publicBaseUrl, text));
+      const response = await transport.handleRequest(
+        toWebRequest(ctx, options.publicBaseUrl, toolCalls.body),
+      );
       ctx.status = response.status;
       response.headers.forEach((value, name) => {
         if (name !== 'content-length') ctx.set(name, value);
