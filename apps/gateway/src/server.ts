@@ -8,6 +8,7 @@ import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
 import { type GatewayConfig, redactUrl } from './config.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
@@ -83,7 +84,9 @@ export async function startGateway(
     }
     // The app is attached once the real port is known (PORT=0), before any request can be read.
     let handle: ReturnType<GatewayApp['callback']> | undefined;
-    server = createServer((request, response) => handle?.(request, response));
+    const timeouts = httpTimeoutsOf(config);
+    server = createServer(serverTimeoutOptions(timeouts), (request, response) => handle?.(request, response));
+    handleClientErrors(server, logger, timeouts);
     await listen(server, config.port, config.host);
     const url = serverUrl(server);
     const effective = Object.freeze({
