@@ -117,7 +117,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
  * limit plus the largest param, an upload's base64 content (MAX_UPLOAD_BASE64_LENGTH, 10 MiB decoded).
  * So BODY_LIMIT_BYTES stays the budget for everything around the content, including JSON encoders that
  * escape `/` as `\/`; larger bodies are still refused 413 before they are parsed. The /mcp endpoint
- * keeps BODY_LIMIT_BYTES (one route for every tool, anonymous calls included).
+ * keeps BODY_LIMIT_BYTES for a caller with a key (one route for every tool) and 64 KiB without one.
  */
 export function paramsBodyLimitBytes(bodyLimitBytes: number): number {
   return bodyLimitBytes + MAX_UPLOAD_BASE64_LENGTH;
