@@ -2,7 +2,10 @@
 // config-error exit code, `migrate` output, and `serve` answering /health then exiting 0 on SIGTERM.
 // Operator commands are covered in operator-*.test.ts and mail.test.ts.
 import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gatewayMigrations } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, runCli, spawnCli } from './helpers/run-cli.js';
@@ -51,6 +54,20 @@ describe('agw', () => {
     const result = await runCli(['serve', '--port', '99999'], { ...environment.env, PORT: '8080' });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("got '99999'");
+  });
+
+  it('exits 2 with one line naming the path and the fix when DATA_DIR is open to other users', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'agw-cli-shared-'));
+    await chmod(dataDir, 0o755);
+    try {
+      const result = await runCli(['serve', '--port', '0'], { ...environment.env, DATA_DIR: dataDir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `agw: DATA_DIR: ${dataDir} is open to other users (mode 0755); fix it with \`chmod -R go-rwx ${dataDir}\`, or set DATA_DIR_ALLOW_SHARED=true to start anyway\n`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('migrate applies the gateway migrations once and reports what ran', async () => {

@@ -66,8 +66,10 @@ export {
 export { jsonBody } from './http/body.js';
 export type { MetaToolContext } from './http/exchange.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
+export { ANONYMOUS_BODY_LIMIT_BYTES } from './http/key-before-body.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
+export { invalidUtf8Offset } from './http/strict-utf8.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   parseIdempotencyKey,

@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp, type GatewayApp } from './app.js';
 import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
 import { type GatewayConfig, redactUrl } from './config.js';
+import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
@@ -52,6 +55,8 @@ const IDLE_SWEEP_MS = 100;
 
 /**
  * Opens the database, applies migrations, connects Redis, and listens on config.host:config.port.
+ * Sets the process umask to 077 first, and throws a ConfigError (naming the path) when DATA_DIR or
+ * what it holds is open to other users, unless DATA_DIR_ALLOW_SHARED=true (src/data-dir.ts).
  *
  * @example
  * const gateway = await startGateway(loadConfig());
@@ -62,6 +67,11 @@ export async function startGateway(
   options: StartOptions = {},
 ): Promise<GatewayHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // Before anything is created under DATA_DIR: umask 077, and no start on a folder others can open.
+  preparePrivateDataDir(config);
+  if (config.dataDirAllowShared) {
+    logger.warn({ data_dir: config.dataDir }, 'DATA_DIR_ALLOW_SHARED=true: the data folder is not checked');
+  }
   const database = openDatabase(config, logger);
   let redis: Redis | undefined;
   let server: Server | undefined;
@@ -71,6 +81,7 @@ export async function startGateway(
   let jobs: JobWorker | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
+    if (database.driver === 'pglite') tightenTree(join(config.dataDir, 'pglite'));
     logger.info(
       { driver: database.driver, location: database.location, applied },
       applied.length > 0 ? `applied ${applied.length} migration(s)` : 'database schema up to date',
@@ -83,7 +94,9 @@ export async function startGateway(
     }
     // The app is attached once the real port is known (PORT=0), before any request can be read.
     let handle: ReturnType<GatewayApp['callback']> | undefined;
-    server = createServer((request, response) => handle?.(request, response));
+    const timeouts = httpTimeoutsOf(config);
+    server = createServer(serverTimeoutOptions(timeouts), (request, response) => handle?.(request, response));
+    handleClientErrors(server, logger, timeouts);
     await listen(server, config.port, config.host);
     const url = serverUrl(server);
     const effective = Object.freeze({
