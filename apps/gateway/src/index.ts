@@ -77,9 +77,12 @@ export {
   type MutationAudit,
   type MutationSuccess,
   type RunIdempotentOptions,
+  ReleasedRefusal,
   runIdempotent,
   StoredRefusal,
 } from './idempotency/run.js';
+export { auditKeyHash, hashIdempotencyKey } from './idempotency/key-hash.js';
+export { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 export {
   type BeginResult,
   type IdempotencyScope,
