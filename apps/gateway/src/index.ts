@@ -68,21 +68,21 @@ export type { MetaToolContext } from './http/exchange.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
+export { auditKeyHash, hashIdempotencyKey } from './idempotency/key-hash.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency/key-header.js';
+export { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 export {
   type MutationAudit,
   type MutationSuccess,
-  type RunIdempotentOptions,
   ReleasedRefusal,
+  type RunIdempotentOptions,
   runIdempotent,
   StoredRefusal,
 } from './idempotency/run.js';
-export { auditKeyHash, hashIdempotencyKey } from './idempotency/key-hash.js';
-export { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 export {
   type BeginResult,
   type IdempotencyScope,

@@ -39,7 +39,10 @@ describe('the probe’s two-step key recovery', () => {
     // Step 2: without the victim's bootstrap key, /organizations with the victim's Idempotency-Key and
     // body runs in the attacker's own scope (another principal): a fresh organization, never the
     // victim's stored answer.
-    const attacker = await client.post('/register', { ...registration(), owner_email: victimBody.owner_email });
+    const attacker = await client.post('/register', {
+      ...registration(),
+      owner_email: victimBody.owner_email,
+    });
     const attackerBootstrap = attacker.json.bootstrap_key.token as string;
     const stranger = await client.post('/organizations', orgBody, {
       key: attackerBootstrap,
@@ -94,12 +97,18 @@ describe('idempotency keys at rest', () => {
     const uploadKey = idem('upload');
     const upload = {
       id: 'documents.document.upload',
-      params: { file_name: 'a.txt', mime_type: 'text/plain', content_base64: Buffer.from('hi').toString('base64') },
+      params: {
+        file_name: 'a.txt',
+        mime_type: 'text/plain',
+        content_base64: Buffer.from('hi').toString('base64'),
+      },
       idempotency_key: uploadKey,
     };
     const invoked = await client.post('/mcp/invoke', upload, { key: paid.key, idem: null });
     expect(invoked.status).toBe(200);
-    expect((await client.post('/mcp/invoke', upload, { key: paid.key, idem: null })).json.replayed).toBe(true);
+    expect((await client.post('/mcp/invoke', upload, { key: paid.key, idem: null })).json.replayed).toBe(
+      true,
+    );
     await client.post('/keys/rotate', {}, { key: paid.key, idem: idem('rotate') });
 
     const tables: { table_name: string }[] = (
@@ -132,5 +141,30 @@ describe('slug', () => {
     expect(envelope.message).toContain(`"${body.app.slug}"`);
     expect(envelope.schema_pointer).toBe('/app/slug');
     expect(await gateway.knex('apps').where({ slug: body.app.slug })).toHaveLength(1);
+  });
+});
+
+describe('key hints', () => {
+  it('a consumed bootstrap key points at the installation key, not /keys/rotate; an installation key on /organizations says "An"', async () => {
+    const body = registration();
+    const registered = await gateway.client.post('/register', body);
+    const bootstrap = registered.json.bootstrap_key.token as string;
+    const created = await gateway.client.post(
+      '/organizations',
+      { owner_email: body.owner_email, organization: { name: 'Hint Org' } },
+      { key: bootstrap },
+    );
+    const spent = await gateway.client.get('/org/current', bootstrap);
+    const envelope = expectEnvelope(spent.json, 'api_key_revoked');
+    expect(envelope.hint).toContain('installation key returned by POST /organizations');
+    expect(envelope.hint).not.toContain('/keys/rotate');
+    const wrongKind = await gateway.client.post(
+      '/organizations',
+      { owner_email: body.owner_email, organization: { name: 'Hint Org' } },
+      { key: created.json.installation_key.token },
+    );
+    expect(expectEnvelope(wrongKind.json, 'forbidden').message).toBe(
+      'An installation key cannot be used here.',
+    );
   });
 });

@@ -178,11 +178,13 @@ export class IdempotencyStore {
     requestId: string,
     auditRow: Record<string, unknown>,
   ): Promise<void> {
-    const deleted = await trx(TABLE)
+    const result: number | { rowCount?: number; affectedRows?: number } = await trx(TABLE)
       .with('audit', trx('audit_events').insert(auditRow))
       .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
       .andWhere({ locked_by: requestId })
       .delete();
+    // knex's PostgreSQL dialect answers a count; the PGlite adapter the driver's result.
+    const deleted = typeof result === 'number' ? result : (result.rowCount ?? result.affectedRows);
     if (deleted !== 1) throw inProgress();
   }
 
