@@ -176,7 +176,7 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
         1,
       );
       const charges = await knex('wallet_ledger').where({
-        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey)}`,
+        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey as string)}`,
         kind: 'charge',
       });
       expect(charges).toHaveLength(1);
@@ -252,7 +252,7 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
     expect(await knex('documents').where({ organization_id: organizationId })).toHaveLength(uploads.length);
     for (const answer of uploads) {
       const charges = await knex('wallet_ledger').where({
-        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey)}`,
+        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey as string)}`,
         kind: 'charge',
       });
       expect(charges).toHaveLength(1);

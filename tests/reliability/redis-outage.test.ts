@@ -387,7 +387,7 @@ describe.skipIf(!redisInstalled)(
               (answer) =>
                 `idempotency:${(loads[answer.installation] as Installation).installationId}:${hashIdempotencyKey(
                   new SecretBox(Buffer.from(env.SECRET_KEY as string, 'hex')),
-                  answer.idempotencyKey,
+                  answer.idempotencyKey as string,
                 )}`,
             )
             .sort(),
