@@ -185,7 +185,9 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
       expect(outcome?.outcome).toBe('succeeded');
       const run = await knex('audit_events')
         .where({ action: 'capability.invoke.idempotent', outcome: 'succeeded' })
-        .whereRaw(`details->>'idempotency_key' = ?`, [answer.idempotencyKey as string]);
+        .whereRaw(`details->>'idempotency_key_hash' = ?`, [
+          storedKeyFor(dataDir, answer.idempotencyKey as string).slice(0, 16),
+        ]);
       expect(run).toHaveLength(1);
     }
 
