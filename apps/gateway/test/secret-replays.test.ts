@@ -2,6 +2,13 @@
 // recovered a working installation key in two steps — /register replayed with another client's
 // Idempotency-Key and body gave its bootstrap key, /organizations replayed with that gave its
 // installation key. Both steps fail now, and no idempotency key is stored in clear anywhere.
+import {
+  hashIdempotencyKey,
+  IdempotencyStore,
+  loadServerSecret,
+  rehashLegacyIdempotencyKeys,
+  SecretBox,
+} from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
 import { registration } from './helpers/access-client.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -166,5 +173,35 @@ describe('key hints', () => {
     expect(expectEnvelope(wrongKind.json, 'forbidden').message).toBe(
       'An installation key cannot be used here.',
     );
+  });
+});
+
+describe('keys stored in clear by an earlier version', () => {
+  it('are rehashed at start, and their stored answer still replays under the hash', async () => {
+    const box = new SecretBox(loadServerSecret({ dataDir: gateway.dataDir, databaseUrl: undefined }));
+    const clear = `legacy-clear-${crypto.randomUUID()}`;
+    await gateway.knex('idempotency_keys').insert({
+      scope_tenant: 'legacy-tenant',
+      scope_principal: 'legacy-principal',
+      idem_key: clear,
+      fingerprint: 'legacy-fingerprint',
+      state: 'completed',
+      recovery_point: 'finished',
+      response_status: 201,
+      response_headers: JSON.stringify({ 'content-type': 'application/json' }),
+      response_body: Buffer.from('{"legacy":true}'),
+      key_hashed: false,
+    });
+    expect(await rehashLegacyIdempotencyKeys(gateway.knex, box)).toBe(1);
+    expect(await gateway.knex('idempotency_keys').where({ idem_key: clear })).toHaveLength(0);
+    const store = new IdempotencyStore(gateway.knex, box);
+    const scope = {
+      tenant: 'legacy-tenant',
+      principal: 'legacy-principal',
+      key: hashIdempotencyKey(box, clear),
+    };
+    const replay = await store.begin(scope, 'legacy-fingerprint', 'request-after-upgrade');
+    expect(replay.kind).toBe('replay');
+    expect(replay.kind === 'replay' && replay.response.body.toString()).toBe('{"legacy":true}');
   });
 });
