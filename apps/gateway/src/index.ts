@@ -70,14 +70,17 @@ export { ANONYMOUS_BODY_LIMIT_BYTES } from './http/key-before-body.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
 export { invalidUtf8Offset } from './http/strict-utf8.js';
+export { auditKeyHash, hashIdempotencyKey } from './idempotency/key-hash.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency/key-header.js';
+export { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 export {
   type MutationAudit,
   type MutationSuccess,
+  ReleasedRefusal,
   type RunIdempotentOptions,
   runIdempotent,
   StoredRefusal,

@@ -11,6 +11,7 @@ import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
 import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
+import { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
@@ -105,6 +106,8 @@ export async function startGateway(
     });
     access = createAccessServices({ config: effective, logger, knex: database.knex });
     access.start();
+    // Keys stored in clear by an earlier version become hashes before the first request is served.
+    await rehashLegacyIdempotencyKeys(database.knex, access.box, logger);
     sealer = createAuditSealer({ knex: database.knex, logger, intervalMs: config.auditSealIntervalMs });
     sealer.start();
     rollup = createChargeRollup({ knex: database.knex, logger });

@@ -5,6 +5,7 @@ import type { Answer } from './helpers/access-client.js';
 import { contractTemplate, demoStamp, demoVault } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
+import { storedKeyFor } from './helpers/idempotency-hash.js';
 
 const broken = defineCapabilityHandler({
   contract: { ...contractTemplate, id: 'demo.broken.read', domain: 'demo', cost_credits: '0.1' },
@@ -77,7 +78,11 @@ describe('mutating invoke', () => {
       .whereRaw("details->>'guard_audit_id' = ?", [first.json.audit_id]);
     expect(executed).toHaveLength(1);
     expect(executed[0]).toMatchObject({ outcome: 'succeeded', http_status: 200 });
-    expect(executed[0].details).toMatchObject({ idempotency_key: 'stamp-key-000000001' });
+    // The audit keeps a prefix of the key's keyed hash, never the key (issue 12, finding 2).
+    expect(executed[0].details).toMatchObject({
+      idempotency_key_hash: storedKeyFor(gateway.dataDir, 'stamp-key-000000001').slice(0, 16),
+    });
+    expect(JSON.stringify(executed[0].details)).not.toContain('stamp-key-000000001');
 
     const replay = await invoke(body);
     expect(replay.status).toBe(200);

@@ -7,6 +7,7 @@ import { createAuditChain } from './migrations/20261123020000-audit-chain.js';
 import { createInvokeJobs } from './migrations/20261123030000-create-invoke-jobs.js';
 import { createWalletSpend } from './migrations/20261123040000-create-wallet-spend.js';
 import { indexFinishedInvokeJobs } from './migrations/20261124010000-index-finished-invoke-jobs.js';
+import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -25,6 +26,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   createInvokeJobs,
   createWalletSpend,
   indexFinishedInvokeJobs,
+  hashIdempotencyKeys,
 ];
 
 /** knex's bookkeeping table for the gateway's migrations. */

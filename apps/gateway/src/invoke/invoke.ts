@@ -5,8 +5,9 @@ import { type ChainRun, GuardDenied, type Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { MetaToolContext } from '../http/exchange.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
+import { hashIdempotencyKey } from '../idempotency/key-hash.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
-import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import { ReleasedRefusal, runIdempotent, StoredRefusal } from '../idempotency/run.js';
 import { acceptJob } from '../jobs/accept.js';
 import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
 import { resolveCapability } from '../meta-tools/describe.js';
@@ -52,13 +53,20 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   if (contract.mutating && request.idempotency_key === undefined) {
     throw new GatewayError('idempotency_key_required', {
       message: `${contract.id} changes state: send an idempotency_key (16 to 128 characters).`,
+      // The table's hint covers the access endpoints' header too; invoke takes the key in its body.
+      hint: 'Add "idempotency_key" to the invoke body (16 to 128 visible ASCII characters, e.g. a UUID v4) and send the same value on every retry of this call.',
       schemaPointer: '/idempotency_key',
     });
   }
   const { chain } = deps.runtime;
+  // The chain (charge scope, audit, a job's row) sees only the key's keyed hash, never the key.
+  const keyHash =
+    request.idempotency_key === undefined
+      ? undefined
+      : hashIdempotencyKey(deps.access.box, request.idempotency_key);
   const checked = await chain.run(
     toGuardRequest(ctx, contract, request.params, {
-      idempotencyKey: request.idempotency_key,
+      idempotencyKey: keyHash,
       approvalToken: request.approval_token,
     }),
     { until: 'policy' },
@@ -138,10 +146,14 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     async (trx) => {
       const executed = await execute(trx);
       if (executed.kind === 'refused') {
-        // A fault rolls back and releases the key (a retry may succeed); a decided refusal is stored.
+        // A fault rolls back and releases the key (a retry may succeed). The handler's own decision
+        // (a CapabilityError: not_found, conflict, validation_failed) is stored: it ran. A guard's
+        // refusal (billing, egress) commits its audit but is not stored, so once the operator funds
+        // the wallet or allows the host the same key runs (docs/decisions.md, idempotency).
         const { code } = executed.error;
         if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
-        return new StoredRefusal(executed.error);
+        if (executed.error.cause instanceof CapabilityError) return new StoredRefusal(executed.error);
+        return new ReleasedRefusal(executed.error);
       }
       return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
     },

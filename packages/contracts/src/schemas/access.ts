@@ -45,9 +45,19 @@ export const RegisterRequest = Type.Object(
 );
 export type RegisterRequest = Static<typeof RegisterRequest>;
 
-/** POST /register 201 body. */
+/**
+ * POST /register 201 body. A replay (same Idempotency-Key and body) answers the same registration with
+ * `bootstrap_key: null`, `replayed: true` and a `hint`: /register has no principal to tie the one-time
+ * key to, so it is shown only to the first answer (docs/decisions.md, "Onboarding and keys").
+ */
 export const RegisterResponse = Type.Object(
-  { app: Ref(App), agent_email: Nullable(Email()), bootstrap_key: Ref(BootstrapKey) },
+  {
+    app: Ref(App),
+    agent_email: Nullable(Email()),
+    bootstrap_key: Nullable(Ref(BootstrapKey)),
+    replayed: Type.Optional(Type.Literal(true)),
+    hint: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
   { ...idOf('RegisterResponse'), ...Closed },
 );
 export type RegisterResponse = Static<typeof RegisterResponse>;
