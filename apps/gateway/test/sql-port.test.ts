@@ -10,7 +10,7 @@ import { runMigrations } from '../src/db/migrate.js';
 import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
-import { runAsTenant } from '../src/db/tenant.js';
+import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -157,5 +157,32 @@ describe('the SQL port on a knex transaction', () => {
     );
     await expect(planted).rejects.toThrow(/row-level security/);
     expect(await database.knex('tenant_rows').where({ label: 'planted' })).toEqual([]);
+  });
+
+  it("a mutating handler's savepoint: its writes and the role roll back on failure, the transaction goes on", async () => {
+    const outcome = await database.knex.transaction(async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      const failed = await runInTenantSavepoint(sql, ORG_A, async (tenant) => {
+        await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'undone')", [ORG_A]);
+        throw new Error('handler failed');
+      }).catch((error: Error) => error.message);
+      const kept = await runInTenantSavepoint(sql, ORG_A, (tenant) =>
+        tenant.query<{ label: string }>(
+          "insert into tenant_rows (organization_id, label) values ($1, 'kept') returning label",
+          [ORG_A],
+        ),
+      );
+      const after = await trx.raw('select current_user as role');
+      return { failed, kept: kept.rows, role: after.rows[0]?.role };
+    });
+    expect(outcome).toMatchObject({ failed: 'handler failed', kept: [{ label: 'kept' }] });
+    expect(outcome.role).not.toBe('agw_runtime');
+    expect(
+      (await database.knex('tenant_rows').whereIn('label', ['undone', 'kept'])).map((row) => row.label),
+    ).toEqual(['kept']);
+    const injected = database.knex.transaction((trx) =>
+      runInTenantSavepoint(sqlOfKnexTransaction(trx), "x'; drop table tenant_rows; --", async () => 1),
+    );
+    await expect(injected).rejects.toThrow(/not a UUID/);
   });
 });

@@ -18,18 +18,30 @@ import { pgliteSql } from './sql-pglite.js';
  * bindings instead would have to parse SQL (`?` in strings and in jsonb operators such as `?|`).
  * Savepoints are transactions on the same connection, so the port works inside them too.
  */
-export function sqlOfKnexTransaction(trx: Knex.Transaction): Sql {
-  let bound: Promise<Sql> | undefined;
-  const bind = async (): Promise<Sql> => {
+export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
+  let bound: Promise<TransactionSql> | undefined;
+  const bind = async (): Promise<TransactionSql> => {
     const connection = (await trx.client.acquireConnection()) as pg.ClientBase | PGlite;
-    return 'waitReady' in connection ? pgliteSql(connection) : pgSql(connection);
+    if ('waitReady' in connection) {
+      return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
+    }
+    // Without values `pg` sends a simple query, which may hold several statements.
+    return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
+  };
+  const connection = () => {
+    // knex refuses statements on a finished transaction; so does the port (a handler kept `ctx.sql`).
+    if (trx.isCompleted()) throw new Error('The transaction of this SQL port has ended.');
+    bound ??= bind();
+    return bound;
   };
   return {
-    async query(text, params, options) {
-      // knex refuses statements on a finished transaction; so does the port (a handler kept `ctx.sql`).
-      if (trx.isCompleted()) throw new Error('The transaction of this SQL port has ended.');
-      bound ??= bind();
-      return (await bound).query(text, params, options);
-    },
+    query: async (text, params, options) => (await connection()).query(text, params, options),
+    exec: async (text) => (await connection()).exec(text),
   };
+}
+
+/** The port plus what only the gateway uses: several statements without parameters in one round trip. */
+export interface TransactionSql extends Sql {
+  /** Runs `text` (one or more statements, no parameters) as one simple query. */
+  exec(text: string): Promise<void>;
 }

@@ -3,7 +3,7 @@ import type { CapabilityContext, CapabilityHandler, IdGenerator, Sql } from '@ag
 import type { Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
-import { enterTenant, runAsTenant } from '../db/tenant.js';
+import { enterTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
 import type { InvokeRuntime } from './chain.js';
 
 const ids: IdGenerator = { uuid: randomUUID };
@@ -26,6 +26,8 @@ export interface HandlerCall {
  * - Inside the invoke's transaction (paid, mutating, long-running): a mutating handler runs in a
  *   savepoint (its writes roll back on failure while the failure's audit record still commits); the
  *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
+ *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
+ *   transaction and answers 500).
  * - A free read has no transaction (its audit rows are group-committed on the pool), but a transaction
  *   is what scopes the role and the tenant: the handler alone runs in a short one (BEGIN, tenant,
  *   the handler's statements, COMMIT; no reset needed, COMMIT ends both).
@@ -48,9 +50,7 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
     }
     const trx = executor.current() as Knex.Transaction;
     if (!call.mutating) return await runAsTenant(sqlOfKnexTransaction(trx), organizationId, handle);
-    return await trx.transaction((savepoint) =>
-      executor.within(savepoint, () => runAsTenant(sqlOfKnexTransaction(savepoint), organizationId, handle)),
-    );
+    return await runInTenantSavepoint(sqlOfKnexTransaction(trx), organizationId, handle);
   } finally {
     // Whatever the handler left running (a fetch, a timer) learns that its run is over.
     controller.abort();
