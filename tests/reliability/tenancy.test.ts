@@ -47,7 +47,56 @@ const job = defineCapabilityHandler<{ label: string }, { label: string }>({
     return { label: input.label };
   },
 });
-const handlers = [...capabilityHandlers, vault, job] as CapabilityHandler<never>[];
+// Handler SQL that forgets the organization filter: row-level security scopes it all the same.
+const listAll = defineCapabilityHandler<
+  Record<string, never>,
+  { documents: string[]; organizations: string[] }
+>({
+  contract: { ...template, id: 'tenancy.documents.list_all', domain: 'tenancy' },
+  async handle(_input, ctx) {
+    const documents = await ctx.sql.query<{ organization_id: string }>(
+      'select organization_id from documents',
+    );
+    const organizations = await ctx.sql.query<{ id: string }>('select id from organizations');
+    return {
+      documents: documents.rows.map((row) => row.organization_id),
+      organizations: organizations.rows.map((row) => row.id),
+    };
+  },
+});
+const renameAll = defineCapabilityHandler<Record<string, never>, { renamed: string[] }>({
+  contract: { ...template, id: 'tenancy.documents.rename_all', domain: 'tenancy', mutating: true },
+  async handle(_input, ctx) {
+    const { rows } = await ctx.sql.query<{ organization_id: string }>(
+      "update documents set file_name = 'renamed-by-a.txt' returning organization_id",
+    );
+    return { renamed: rows.map((row) => row.organization_id) };
+  },
+});
+// Names another organization outright (a handler bug that takes tenancy from params): refused by the policy.
+const plant = defineCapabilityHandler<{ organization_id: string }, { planted: boolean }>({
+  contract: {
+    ...template,
+    id: 'tenancy.documents.plant',
+    domain: 'tenancy',
+    mutating: true,
+    input_schema: {
+      type: 'object',
+      properties: { organization_id: { type: 'string' } },
+      required: ['organization_id'],
+      additionalProperties: false,
+    } as never,
+  },
+  async handle(input, ctx) {
+    await ctx.sql.query(
+      `insert into documents (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content)
+       values ($1, $2, 'planted.txt', 'text/plain', 0, $3, $4)`,
+      [input.organization_id, ctx.installationId, '0'.repeat(64), new Uint8Array()],
+    );
+    return { planted: true };
+  },
+});
+const handlers = [...capabilityHandlers, vault, job, listAll, renameAll, plant] as CapabilityHandler<never>[];
 const gateway = useGateway({
   handlers,
   catalog: handlers.map((handler) => handler.contract as CatalogContract),
@@ -186,9 +235,36 @@ describe("organization A naming organization B's ids", () => {
     expect(budget.text).not.toContain(b.organizationId);
   });
 
+  it("a handler whose SQL has no organization filter sees, changes and plants only A's rows", async () => {
+    const uploaded = await invoke(a.key, {
+      id: 'documents.document.upload',
+      params: { ...upload, file_name: 'a.txt' },
+      idempotency_key: `tenancy-${randomUUID()}`,
+    });
+    expect(uploaded.json.status).toBe('succeeded');
+    const listed = await invoke(a.key, { id: 'tenancy.documents.list_all', params: {} });
+    // A uploaded twice in this file (here and in the replay test above); B's upload is not among them.
+    expect(listed.json.result.documents).toEqual([a.organizationId, a.organizationId]);
+    expect(listed.json.result.organizations).toEqual([a.organizationId]);
+    const renamed = await invoke(a.key, {
+      id: 'tenancy.documents.rename_all',
+      params: {},
+      idempotency_key: `rename-${randomUUID()}`,
+    });
+    expect(renamed.json.result).toEqual({ renamed: [a.organizationId, a.organizationId] });
+    const planted = await invoke(a.key, {
+      id: 'tenancy.documents.plant',
+      params: { organization_id: b.organizationId },
+      idempotency_key: `plant-${randomUUID()}`,
+    });
+    expect(planted.status).toBe(500);
+    expect(await gateway.knex('documents').where({ file_name: 'planted.txt' })).toEqual([]);
+  });
+
   it("B's data is unchanged by all of A's attempts", async () => {
     const document = await gateway.knex('documents').where({ id: ofB.documentId }).first();
     expect(document.organization_id).toBe(b.organizationId);
+    expect(document.file_name).toBe('b-secret.txt');
     const own = await gateway.client.get(`/mcp/jobs/${ofB.jobId}`, b.key);
     expect(own.json).toMatchObject({ status: 'succeeded', result: { label: 'b' } });
   });

@@ -6,7 +6,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gatewayMigrations } from '@agw/gateway';
+import { allMigrations } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, runCli, spawnCli } from './helpers/run-cli.js';
 
@@ -77,7 +77,7 @@ describe('agw', () => {
     expect(first.stdout).toContain('Applied 20261122000000_create_audit_events');
     const second = await runCli(['migrate'], environment.env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Already up to date: ${gatewayMigrations.length} migration(s) applied.`);
+    expect(second.stdout).toContain(`Already up to date: ${allMigrations().length} migration(s) applied.`);
   });
 
   it('serve answers /health on an ephemeral port and exits 0 on SIGTERM', async () => {

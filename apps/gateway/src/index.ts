@@ -52,6 +52,7 @@ export {
 } from './config.js';
 export { type Database, type DatabaseDriver, openDatabase } from './db/knex.js';
 export {
+  allMigrations,
   type GatewayMigration,
   gatewayMigrations,
   MIGRATIONS_TABLE,

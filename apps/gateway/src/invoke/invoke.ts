@@ -15,6 +15,7 @@ import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import type { InvokeRuntime } from './chain.js';
 import { toGuardRequest } from './guard-request.js';
+import { callHandler } from './handler-context.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { answerError, answerRefusal, faultCode } from './refusal.js';
 
@@ -161,7 +162,10 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   markReplay(ctx);
 }
 
-/** Audit, billing, egress; the handler (a mutating one in a savepoint); settle (charge + outcome audit). */
+/**
+ * Audit, billing, egress; the handler as the tenant's runtime role (a mutating one in a savepoint,
+ * src/invoke/handler-context.ts); settle (charge + outcome audit).
+ */
 export async function runHandler(
   runtime: InvokeRuntime,
   checked: ChainRun,
@@ -169,7 +173,7 @@ export async function runHandler(
   handler: CapabilityHandler<never>,
   request: InvokeRequest,
 ): Promise<Executed> {
-  const { chain, executor } = runtime;
+  const { chain } = runtime;
   const run = await chain.resume(checked);
   if (run.outcome !== 'pass') {
     const settlement = await chain.settle(run);
@@ -189,25 +193,15 @@ export async function runHandler(
       auditId: settlement.auditId ?? '',
     };
   }
-  const principal = run.context.facts.principal as Principal;
-  const trx = executor.current() as Knex.Transaction;
   let result: unknown;
   try {
-    const handle = () =>
-      handler.handle(request.params as never, {
-        organizationId: principal.organization_id,
-        installationId: principal.installation_id,
-        now: runtime.clock.now(),
-        db: runtime.data,
-        wallet: runtime.wallet as never,
-        fetch: runtime.fetchFor(run.context.facts.egressHosts ?? []),
-      });
-    // A mutating handler runs in a savepoint: its writes roll back on failure, the failure's audit record
-    // still commits. A read has nothing to undo and runs directly in the transaction (two round trips
-    // fewer on the hot path; a read whose own SQL fails aborts the transaction and answers 500).
-    result = contract.mutating
-      ? await trx.transaction((savepoint) => executor.within(savepoint, handle))
-      : await handle();
+    result = await callHandler(runtime, {
+      handler,
+      params: request.params,
+      principal: run.context.facts.principal as Principal,
+      egressHosts: run.context.facts.egressHosts ?? [],
+      mutating: contract.mutating,
+    });
   } catch (thrown) {
     const refusal = handlerRefusal(thrown);
     const settlement = await chain.settle(run, { status: 'failed', code: refusal.code });
