@@ -3,37 +3,25 @@
 // then names every id and key of B it can. Each answer must be indistinguishable from the answer for a
 // random id (same status, code and message once the id itself is masked), and no answer carries B's data.
 import { randomUUID } from 'node:crypto';
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts, createValidator } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
+import { createValidator } from '@agw/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../../apps/gateway/test/helpers/access-client.js';
+import { demoCapability, withCapabilities } from '../../apps/gateway/test/helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from '../../apps/gateway/test/helpers/gateway.js';
 import { waitUntil } from '../../apps/gateway/test/helpers/mail-sink.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 // A high-risk capability (every run waits for an operator approval) and a long-running one (a job).
-const vault = defineCapabilityHandler<{ door?: string }, { opened: string }>({
-  contract: {
-    ...template,
+const vault = demoCapability<{ door?: string }, { opened: string }>(
+  {
     id: 'tenancy.vault.open',
-    domain: 'tenancy',
     risk_level: 'high',
-    input_schema: {
-      type: 'object',
-      properties: { door: { type: 'string' } },
-      additionalProperties: false,
-    } as never,
+    input_schema: { type: 'object', properties: { door: { type: 'string' } }, additionalProperties: false },
   },
-  async handle(input) {
-    return { opened: input.door ?? 'main' };
-  },
-});
-const job = defineCapabilityHandler<{ label: string }, { label: string }>({
-  contract: {
-    ...template,
+  async (input) => ({ opened: input.door ?? 'main' }),
+);
+const job = demoCapability<{ label: string }, { label: string }>(
+  {
     id: 'tenancy.job.run',
-    domain: 'tenancy',
     mutating: true,
     long_running: true,
     input_schema: {
@@ -41,19 +29,14 @@ const job = defineCapabilityHandler<{ label: string }, { label: string }>({
       properties: { label: { type: 'string' } },
       required: ['label'],
       additionalProperties: false,
-    } as never,
+    },
   },
-  async handle(input) {
-    return { label: input.label };
-  },
-});
+  async (input) => ({ label: input.label }),
+);
 // Handler SQL that forgets the organization filter: row-level security scopes it all the same.
-const listAll = defineCapabilityHandler<
-  Record<string, never>,
-  { documents: string[]; organizations: string[] }
->({
-  contract: { ...template, id: 'tenancy.documents.list_all', domain: 'tenancy' },
-  async handle(_input, ctx) {
+const listAll = demoCapability<Record<string, never>, { documents: string[]; organizations: string[] }>(
+  { id: 'tenancy.documents.list_all' },
+  async (_input, ctx) => {
     const documents = await ctx.sql.query<{ organization_id: string }>(
       'select organization_id from documents',
     );
@@ -63,31 +46,29 @@ const listAll = defineCapabilityHandler<
       organizations: organizations.rows.map((row) => row.id),
     };
   },
-});
-const renameAll = defineCapabilityHandler<Record<string, never>, { renamed: string[] }>({
-  contract: { ...template, id: 'tenancy.documents.rename_all', domain: 'tenancy', mutating: true },
-  async handle(_input, ctx) {
+);
+const renameAll = demoCapability<Record<string, never>, { renamed: string[] }>(
+  { id: 'tenancy.documents.rename_all', mutating: true },
+  async (_input, ctx) => {
     const { rows } = await ctx.sql.query<{ organization_id: string }>(
       "update documents set file_name = 'renamed-by-a.txt' returning organization_id",
     );
     return { renamed: rows.map((row) => row.organization_id) };
   },
-});
+);
 // Names another organization outright (a handler bug that takes tenancy from params): refused by the policy.
-const plant = defineCapabilityHandler<{ organization_id: string }, { planted: boolean }>({
-  contract: {
-    ...template,
+const plant = demoCapability<{ organization_id: string }, { planted: boolean }>(
+  {
     id: 'tenancy.documents.plant',
-    domain: 'tenancy',
     mutating: true,
     input_schema: {
       type: 'object',
       properties: { organization_id: { type: 'string' } },
       required: ['organization_id'],
       additionalProperties: false,
-    } as never,
+    },
   },
-  async handle(input, ctx) {
+  async (input, ctx) => {
     await ctx.sql.query(
       `insert into documents (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content)
        values ($1, $2, 'planted.txt', 'text/plain', 0, $3, $4)`,
@@ -95,11 +76,9 @@ const plant = defineCapabilityHandler<{ organization_id: string }, { planted: bo
     );
     return { planted: true };
   },
-});
-const handlers = [...capabilityHandlers, vault, job, listAll, renameAll, plant] as CapabilityHandler<never>[];
+);
 const gateway = useGateway({
-  handlers,
-  catalog: handlers.map((handler) => handler.contract as CatalogContract),
+  ...withCapabilities(vault, job, listAll, renameAll, plant),
   jobs: { pollIntervalMs: 50, retryDelayMs: 50 },
 });
 const validator = createValidator();
