@@ -30,7 +30,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'capabilities', root: 'packages/capabilities', include: ['test/**/*.test.ts'] },
       },
-      { extends: true, test: { name: 'client', root: 'packages/client', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          root: 'packages/client',
+          include: ['test/**/*.test.ts'],
+          // Type tests (*.test-d.ts) are checked by tsc through vitest, never executed.
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
       { extends: true, test: { name: 'gateway', root: 'apps/gateway', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'cli', root: 'apps/cli', include: ['test/**/*.test.ts'] } },
       // Faults, races, fuzzing, tenancy and secrets in logs across the whole gateway (issue 6).

@@ -12,21 +12,33 @@ export function renderMarkdown(report) {
   for (const [mode, result] of Object.entries(report.modes)) {
     const rss = Object.entries(result.peak_rss_mib).map(([kind, mib]) => `${kind} ${mib} MiB`);
     lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
+    lines.push(prototypeLine(result.prototype), '');
     lines.push(
-      '| scenario | req/s | p50 ms | p99 ms | ratio to echo | p99 added ms | CPU µs/req | non-2xx |',
+      '| scenario | req/s | p50 ms | p99 ms | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {
       if (row.skipped) {
-        lines.push(`| ${row.scenario} | — | — | — | — | — | — | skipped: ${row.skipped} |`);
+        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
         );
       }
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+function prototypeLine(prototype) {
+  if (prototype === undefined)
+    return 'Prototype ceiling: not measured (../shared/bench is not beside this checkout).';
+  const { read, mutating } = prototype;
+  return (
+    `Prototype ceiling (../shared/bench/prototype-gateway.mjs, same database): read ${read.requests_per_second} req/s ` +
+    `(${read.cpu_us_per_request.server} µs CPU/req), mutating ${mutating.requests_per_second} req/s ` +
+    `(${mutating.cpu_us_per_request.server} µs CPU/req).`
+  );
 }
 
 function cpu({ server, postgres, redis }) {

@@ -1,5 +1,7 @@
-// `npm run bench`: measures the production build of the gateway against a bare Koa JSON echo in the same
-// run, on the embedded default (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
+// `npm run bench`: measures the production build of the gateway against two references in the same run —
+// a bare Koa JSON echo, and per database mode the prototype ceiling of the invoke hot path
+// (../shared/bench/prototype-gateway.mjs: the least work an invoke can do here) — on the embedded default
+// (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
 // Loopback only; every load run is bounded by --duration seconds.
 //   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
 //   node bench/run.mjs --smoke   (CI: ~20 s on the embedded default, 1 s per scenario, no warm-up; fails
@@ -7,7 +9,15 @@
 // With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
 // otherwise it starts and stops its own through scripts/services.sh.
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +89,75 @@ async function load(url, request, pid) {
       groups.map(([name, match], index) => [name, Math.round((cpuMicros(match) - before[index]) / requests)]),
     ),
   };
+}
+
+// The prototype ceiling lives in the steering repo's shared/ folder beside this checkout.
+const prototypePath = join(root, '../shared/bench/prototype-gateway.mjs');
+
+/** The prototype on a free port, on the mode's database (a fresh PostgreSQL database, or PGlite in memory). */
+async function startPrototype(env) {
+  const port = 19080 + Math.floor(Math.random() * 1000);
+  const child = spawn(process.execPath, [prototypePath], {
+    cwd: root,
+    env: { ...withoutServices(process.env), PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 240; attempt += 1) {
+    const up = await fetch(url, { method: 'POST', body: '{}' }).then(
+      () => true,
+      () => false,
+    );
+    if (up) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the prototype did not answer within 60 s');
+}
+
+/** The prototype's two invokes, shaped like the gateway's scenarios (same bodies, fresh keys). */
+function prototypeRequests() {
+  const headers = { 'content-type': 'application/json', authorization: 'Bearer proto-key' };
+  const upload = {
+    id: 'documents.document.upload',
+    params: {
+      file_name: 'bench.txt',
+      mime_type: 'text/plain',
+      content_base64: Buffer.from('agent gateway bench\n').toString('base64'),
+    },
+  };
+  let counter = 0;
+  const prefix = `proto-${Date.now().toString(36)}-`;
+  return {
+    read: { method: 'POST', headers, body: JSON.stringify({ id: 'core.org.current.get', params: {} }) },
+    mutating: {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(upload),
+      setupRequest(req) {
+        counter += 1;
+        const body = { ...upload, idempotency_key: `${prefix}${counter.toString().padStart(12, '0')}` };
+        return { ...req, body: JSON.stringify(body) };
+      },
+    },
+  };
+}
+
+/** The prototype's read and mutating invoke for one mode, or undefined where shared/ is not beside us. */
+async function measurePrototype(env) {
+  if (!existsSync(prototypePath)) return undefined;
+  const database = await freshDatabase(env);
+  const prototype = await startPrototype(database.env);
+  try {
+    const requests = prototypeRequests();
+    return {
+      read: await load(prototype.url, requests.read, prototype.child.pid),
+      mutating: await load(prototype.url, requests.mutating, prototype.child.pid),
+    };
+  } finally {
+    await stop(prototype.child);
+    await database.drop();
+  }
 }
 
 function startEcho() {
@@ -199,31 +278,40 @@ report.baseline.post = await load(
 report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
 await stop(echo.child);
 
-async function measure(gateway, scenario) {
+async function measure(gateway, scenario, prototype) {
   const request = await scenario.prepare(gateway.url, gateway);
   if (request.skip) return { scenario: scenario.name, skipped: request.skip };
   const measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid);
   const baseline = report.baseline[scenario.baseline];
+  const ceiling = scenario.prototype === undefined ? undefined : prototype?.[scenario.prototype];
   return {
     scenario: scenario.name,
     ...(request.note === undefined ? {} : { note: request.note }),
     ...measured,
-    ratio_to_baseline: Number((measured.requests_per_second / baseline.requests_per_second).toFixed(3)),
+    ratio_to_baseline: ratio(measured, baseline),
+    ...(ceiling === undefined ? {} : { ratio_to_prototype: ratio(measured, ceiling) }),
     p99_added_ms: Number((measured.p99_ms - baseline.p99_ms).toFixed(2)),
   };
+}
+
+function ratio(measured, reference) {
+  return Number((measured.requests_per_second / reference.requests_per_second).toFixed(3));
 }
 
 for (const mode of modes) {
   const { external, ...env } = mode === 'postgres' ? servicesEnv() : {};
   const result = { scenarios: [], peak_rss_mib: {} };
   try {
+    result.prototype = await measurePrototype(env);
     for (const kind of Object.keys(entries)) {
       const selected = scenarios.filter((scenario) => (scenario.gateway ?? 'standard') === kind);
       if (selected.length === 0) continue;
       const database = await freshDatabase(env);
       const gateway = await startGateway(database.env, kind);
       try {
-        for (const scenario of selected) result.scenarios.push(await measure(gateway, scenario));
+        for (const scenario of selected) {
+          result.scenarios.push(await measure(gateway, scenario, result.prototype));
+        }
         result.peak_rss_mib[kind] = peakRssMiB(gateway.child.pid);
       } finally {
         await stop(gateway.child);

@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // What the benchmark measures. Each scenario names the baseline it is compared with ('get' or 'post'
-// echo) and the gateway it runs against ('standard' by default, or 'padded' with 10 000 capabilities).
+// echo), the prototype invoke it is compared with where there is one ('read' or 'mutating') and the
+// gateway it runs against ('standard' by default, or 'padded' with 10 000 capabilities).
 // `prepare` returns the autocannon request options, or { skip: reason } when the gateway does not serve
 // that path yet.
 async function probe(baseUrl, path, init) {
@@ -53,6 +54,7 @@ export const scenarios = [
   {
     name: 'invoke (read, 9 guards)',
     baseline: 'post',
+    prototype: 'read',
     async prepare(baseUrl, gateway) {
       const { key } = await approvedInstallation(baseUrl, gateway.dataDir);
       return invokeRequest(key, { id: 'core.org.current.get', params: {} });
@@ -61,6 +63,7 @@ export const scenarios = [
   {
     name: 'invoke (mutating, fresh idempotency key)',
     baseline: 'post',
+    prototype: 'mutating',
     async prepare(baseUrl, gateway) {
       const { key } = await approvedInstallation(baseUrl, gateway.dataDir);
       const target = await mutatingTarget(baseUrl, key);

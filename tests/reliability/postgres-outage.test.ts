@@ -11,6 +11,7 @@ import { type GatewayHandle, loadConfig, rollUpCharges, startGateway } from '@ag
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient } from '../../apps/gateway/test/helpers/access-client.js';
 import { approvedInstallation, type GatewayFixture } from '../../apps/gateway/test/helpers/gateway.js';
+import { storedKeyFor } from '../../apps/gateway/test/helpers/idempotency-hash.js';
 import { sleep } from './helpers/net.js';
 import {
   hasPostgresBinaries,
@@ -175,7 +176,7 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
         1,
       );
       const charges = await knex('wallet_ledger').where({
-        idempotency_scope: `idempotency:${installationId}:${answer.idempotencyKey}`,
+        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey as string)}`,
         kind: 'charge',
       });
       expect(charges).toHaveLength(1);
@@ -184,7 +185,9 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
       expect(outcome?.outcome).toBe('succeeded');
       const run = await knex('audit_events')
         .where({ action: 'capability.invoke.idempotent', outcome: 'succeeded' })
-        .whereRaw(`details->>'idempotency_key' = ?`, [answer.idempotencyKey as string]);
+        .whereRaw(`details->>'idempotency_key_hash' = ?`, [
+          storedKeyFor(dataDir, answer.idempotencyKey as string).slice(0, 16),
+        ]);
       expect(run).toHaveLength(1);
     }
 
@@ -251,7 +254,7 @@ describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and start
     expect(await knex('documents').where({ organization_id: organizationId })).toHaveLength(uploads.length);
     for (const answer of uploads) {
       const charges = await knex('wallet_ledger').where({
-        idempotency_scope: `idempotency:${installationId}:${answer.idempotencyKey}`,
+        idempotency_scope: `idempotency:${installationId}:${storedKeyFor(dataDir, answer.idempotencyKey as string)}`,
         kind: 'charge',
       });
       expect(charges).toHaveLength(1);

@@ -8,7 +8,7 @@
 // their cache invalidations again. On PostgreSQL (DATABASE_URL) two processes run and the cross-process
 // checks apply; on the embedded PGlite (single process) one.
 import { randomBytes } from 'node:crypto';
-import { openDatabase } from '@agw/gateway';
+import { hashIdempotencyKey, openDatabase, SecretBox } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
@@ -385,7 +385,10 @@ describe.skipIf(!redisInstalled)(
           accepted
             .map(
               (answer) =>
-                `idempotency:${(loads[answer.installation] as Installation).installationId}:${answer.idempotencyKey}`,
+                `idempotency:${(loads[answer.installation] as Installation).installationId}:${hashIdempotencyKey(
+                  new SecretBox(Buffer.from(env.SECRET_KEY as string, 'hex')),
+                  answer.idempotencyKey as string,
+                )}`,
             )
             .sort(),
         );

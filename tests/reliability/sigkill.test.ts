@@ -7,7 +7,7 @@
 // the PGlite files the killed one left (PGlite is single-process: the test reads the tables only while
 // no gateway runs).
 import { randomBytes } from 'node:crypto';
-import { openDatabase, rollUpCharges } from '@agw/gateway';
+import { hashIdempotencyKey, openDatabase, rollUpCharges, SecretBox } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
@@ -173,7 +173,11 @@ describe('agw serve SIGKILLed mid-burst, restarted on the same database', () => 
         const documents = await knex('documents').where({ id: answer.json.result.document.id });
         expect(documents).toHaveLength(1);
         const charges = await knex('wallet_ledger').where({
-          idempotency_scope: `idempotency:${installationId}:${request.idempotency_key}`,
+          // The charge scope holds the key's keyed hash, never the key (issue 12, finding 2).
+          idempotency_scope: `idempotency:${installationId}:${hashIdempotencyKey(
+            new SecretBox(Buffer.from(env.SECRET_KEY as string, 'hex')),
+            request.idempotency_key,
+          )}`,
           kind: 'charge',
         });
         expect(charges).toHaveLength(1);

@@ -3,37 +3,25 @@
 // then names every id and key of B it can. Each answer must be indistinguishable from the answer for a
 // random id (same status, code and message once the id itself is masked), and no answer carries B's data.
 import { randomUUID } from 'node:crypto';
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts, createValidator } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
+import { createValidator } from '@agw/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from '../../apps/gateway/test/helpers/access-client.js';
+import { demoCapability, withCapabilities } from '../../apps/gateway/test/helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from '../../apps/gateway/test/helpers/gateway.js';
 import { waitUntil } from '../../apps/gateway/test/helpers/mail-sink.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 // A high-risk capability (every run waits for an operator approval) and a long-running one (a job).
-const vault = defineCapabilityHandler<{ door?: string }, { opened: string }>({
-  contract: {
-    ...template,
+const vault = demoCapability<{ door?: string }, { opened: string }>(
+  {
     id: 'tenancy.vault.open',
-    domain: 'tenancy',
     risk_level: 'high',
-    input_schema: {
-      type: 'object',
-      properties: { door: { type: 'string' } },
-      additionalProperties: false,
-    } as never,
+    input_schema: { type: 'object', properties: { door: { type: 'string' } }, additionalProperties: false },
   },
-  async handle(input) {
-    return { opened: input.door ?? 'main' };
-  },
-});
-const job = defineCapabilityHandler<{ label: string }, { label: string }>({
-  contract: {
-    ...template,
+  async (input) => ({ opened: input.door ?? 'main' }),
+);
+const job = demoCapability<{ label: string }, { label: string }>(
+  {
     id: 'tenancy.job.run',
-    domain: 'tenancy',
     mutating: true,
     long_running: true,
     input_schema: {
@@ -41,16 +29,56 @@ const job = defineCapabilityHandler<{ label: string }, { label: string }>({
       properties: { label: { type: 'string' } },
       required: ['label'],
       additionalProperties: false,
-    } as never,
+    },
   },
-  async handle(input) {
-    return { label: input.label };
+  async (input) => ({ label: input.label }),
+);
+// Handler SQL that forgets the organization filter: row-level security scopes it all the same.
+const listAll = demoCapability<Record<string, never>, { documents: string[]; organizations: string[] }>(
+  { id: 'tenancy.documents.list_all' },
+  async (_input, ctx) => {
+    const documents = await ctx.sql.query<{ organization_id: string }>(
+      'select organization_id from documents',
+    );
+    const organizations = await ctx.sql.query<{ id: string }>('select id from organizations');
+    return {
+      documents: documents.rows.map((row) => row.organization_id),
+      organizations: organizations.rows.map((row) => row.id),
+    };
   },
-});
-const handlers = [...capabilityHandlers, vault, job] as CapabilityHandler<never>[];
+);
+const renameAll = demoCapability<Record<string, never>, { renamed: string[] }>(
+  { id: 'tenancy.documents.rename_all', mutating: true },
+  async (_input, ctx) => {
+    const { rows } = await ctx.sql.query<{ organization_id: string }>(
+      "update documents set file_name = 'renamed-by-a.txt' returning organization_id",
+    );
+    return { renamed: rows.map((row) => row.organization_id) };
+  },
+);
+// Names another organization outright (a handler bug that takes tenancy from params): refused by the policy.
+const plant = demoCapability<{ organization_id: string }, { planted: boolean }>(
+  {
+    id: 'tenancy.documents.plant',
+    mutating: true,
+    input_schema: {
+      type: 'object',
+      properties: { organization_id: { type: 'string' } },
+      required: ['organization_id'],
+      additionalProperties: false,
+    },
+  },
+  async (input, ctx) => {
+    await ctx.sql.query(
+      `insert into documents (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content)
+       values ($1, $2, 'planted.txt', 'text/plain', 0, $3, $4)`,
+      [input.organization_id, ctx.installationId, '0'.repeat(64), new Uint8Array()],
+    );
+    return { planted: true };
+  },
+);
 const gateway = useGateway({
-  handlers,
-  catalog: handlers.map((handler) => handler.contract as CatalogContract),
+  ...withCapabilities(vault, job, listAll, renameAll, plant),
   jobs: { pollIntervalMs: 50, retryDelayMs: 50 },
 });
 const validator = createValidator();
@@ -186,9 +214,36 @@ describe("organization A naming organization B's ids", () => {
     expect(budget.text).not.toContain(b.organizationId);
   });
 
+  it("a handler whose SQL has no organization filter sees, changes and plants only A's rows", async () => {
+    const uploaded = await invoke(a.key, {
+      id: 'documents.document.upload',
+      params: { ...upload, file_name: 'a.txt' },
+      idempotency_key: `tenancy-${randomUUID()}`,
+    });
+    expect(uploaded.json.status).toBe('succeeded');
+    const listed = await invoke(a.key, { id: 'tenancy.documents.list_all', params: {} });
+    // A uploaded twice in this file (here and in the replay test above); B's upload is not among them.
+    expect(listed.json.result.documents).toEqual([a.organizationId, a.organizationId]);
+    expect(listed.json.result.organizations).toEqual([a.organizationId]);
+    const renamed = await invoke(a.key, {
+      id: 'tenancy.documents.rename_all',
+      params: {},
+      idempotency_key: `rename-${randomUUID()}`,
+    });
+    expect(renamed.json.result).toEqual({ renamed: [a.organizationId, a.organizationId] });
+    const planted = await invoke(a.key, {
+      id: 'tenancy.documents.plant',
+      params: { organization_id: b.organizationId },
+      idempotency_key: `plant-${randomUUID()}`,
+    });
+    expect(planted.status).toBe(500);
+    expect(await gateway.knex('documents').where({ file_name: 'planted.txt' })).toEqual([]);
+  });
+
   it("B's data is unchanged by all of A's attempts", async () => {
     const document = await gateway.knex('documents').where({ id: ofB.documentId }).first();
     expect(document.organization_id).toBe(b.organizationId);
+    expect(document.file_name).toBe('b-secret.txt');
     const own = await gateway.client.get(`/mcp/jobs/${ofB.jobId}`, b.key);
     expect(own.json).toMatchObject({ status: 'succeeded', result: { label: 'b' } });
   });

@@ -75,10 +75,19 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
     const registers = await burst(BURST, (client) =>
       client.post('/register', body, { idem: 'race-register-000001' }),
     );
-    expectOneOutcome(registers, 201);
+    // One answer carries the bootstrap key; the replays answer the same registration without it.
+    const fresh = registers.filter((answer) => answer.json.bootstrap_key !== null);
+    expect(fresh).toHaveLength(1);
+    expectOneOutcome(
+      registers.map((answer) => ({
+        ...answer,
+        json: { ...answer.json, bootstrap_key: null, hint: undefined },
+      })),
+      201,
+    );
     expect(await knex('apps').where({ slug: body.app.slug }).count('* as n').first()).toEqual({ n: '1' });
 
-    const bootstrap = (registers[0] as Answer).json.bootstrap_key.token as string;
+    const bootstrap = (fresh[0] as Answer).json.bootstrap_key.token as string;
     const orgBody = { owner_email: body.owner_email, organization: { name: `Org ${body.app.slug}` } };
     const orgs = await burst(BURST, (client) =>
       client.post('/organizations', orgBody, { key: bootstrap, idem: 'race-organizations-000001' }),

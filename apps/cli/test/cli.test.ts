@@ -2,8 +2,11 @@
 // config-error exit code, `migrate` output, and `serve` answering /health then exiting 0 on SIGTERM.
 // Operator commands are covered in operator-*.test.ts and mail.test.ts.
 import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { gatewayMigrations } from '@agw/gateway';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allMigrations } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCliEnvironment, runCli, spawnCli } from './helpers/run-cli.js';
 
@@ -53,6 +56,20 @@ describe('agw', () => {
     expect(result.stderr).toContain("got '99999'");
   });
 
+  it('exits 2 with one line naming the path and the fix when DATA_DIR is open to other users', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'agw-cli-shared-'));
+    await chmod(dataDir, 0o755);
+    try {
+      const result = await runCli(['serve', '--port', '0'], { ...environment.env, DATA_DIR: dataDir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `agw: DATA_DIR: ${dataDir} is open to other users (mode 0755); fix it with \`chmod -R go-rwx ${dataDir}\`, or set DATA_DIR_ALLOW_SHARED=true to start anyway\n`,
+      );
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('migrate applies the gateway migrations once and reports what ran', async () => {
     const first = await runCli(['migrate'], environment.env);
     expect(first.stderr).toBe('');
@@ -60,7 +77,7 @@ describe('agw', () => {
     expect(first.stdout).toContain('Applied 20261122000000_create_audit_events');
     const second = await runCli(['migrate'], environment.env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Already up to date: ${gatewayMigrations.length} migration(s) applied.`);
+    expect(second.stdout).toContain(`Already up to date: ${allMigrations().length} migration(s) applied.`);
   });
 
   it('serve answers /health on an ephemeral port and exits 0 on SIGTERM', async () => {

@@ -59,6 +59,17 @@ export interface GatewayConfig {
   readonly egressAllowHttp?: boolean | undefined;
   /** JOB_RETENTION_HOURS: finished jobs older than this are deleted; undefined means 168 (7 days). */
   readonly jobRetentionHours?: number | undefined;
+  /** HTTP_HEADERS_TIMEOUT_MS: request line and headers within this; undefined means 10000. */
+  readonly httpHeadersTimeoutMs?: number | undefined;
+  /** HTTP_REQUEST_TIMEOUT_MS: the whole request, body included, within this; undefined means 30000. */
+  readonly httpRequestTimeoutMs?: number | undefined;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: idle keep-alive connections close after this; undefined means 5000. */
+  readonly httpKeepAliveTimeoutMs?: number | undefined;
+  /**
+   * DATA_DIR_ALLOW_SHARED: start even when DATA_DIR (or its database, mail or key files) is readable or
+   * writable by group or others. Default false: such a data folder is refused at start.
+   */
+  readonly dataDirAllowShared?: boolean | undefined;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -146,7 +157,27 @@ export function loadConfig(
     // At least the idempotency retention (24 h): a replayed `accepted` answer must not point at a
     // swept job.
     jobRetentionHours: parseInteger('JOB_RETENTION_HOURS', env.JOB_RETENTION_HOURS, 24, 87_600),
+    ...parseHttpTimeouts(env),
+    dataDirAllowShared: parseBoolean('DATA_DIR_ALLOW_SHARED', blankToUndefined(env.DATA_DIR_ALLOW_SHARED)),
   });
+}
+
+// Node refuses a header limit above the request limit; say so here, naming the variables.
+function parseHttpTimeouts(env: Readonly<Record<string, string | undefined>>) {
+  const headers = parseInteger('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 100, 600_000);
+  const request = parseInteger('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 100, 600_000);
+  const keepAlive = parseInteger('HTTP_KEEP_ALIVE_TIMEOUT_MS', env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 100, 600_000);
+  if ((headers ?? 10_000) > (request ?? 30_000)) {
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `HTTP_HEADERS_TIMEOUT_MS (${headers ?? 10_000}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${request ?? 30_000}) (example: HTTP_HEADERS_TIMEOUT_MS=10000 HTTP_REQUEST_TIMEOUT_MS=30000)`,
+    );
+  }
+  return {
+    httpHeadersTimeoutMs: headers,
+    httpRequestTimeoutMs: request,
+    httpKeepAliveTimeoutMs: keepAlive,
+  };
 }
 
 function pick(override: string | number | undefined, fromEnv: string | undefined): string | undefined {

@@ -52,6 +52,7 @@ export {
 } from './config.js';
 export { type Database, type DatabaseDriver, openDatabase } from './db/knex.js';
 export {
+  allMigrations,
   type GatewayMigration,
   gatewayMigrations,
   MIGRATIONS_TABLE,
@@ -66,16 +67,21 @@ export {
 export { jsonBody } from './http/body.js';
 export type { MetaToolContext } from './http/exchange.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
+export { ANONYMOUS_BODY_LIMIT_BYTES } from './http/key-before-body.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
 export type { GatewayState } from './http/state.js';
+export { invalidUtf8Offset } from './http/strict-utf8.js';
+export { auditKeyHash, hashIdempotencyKey } from './idempotency/key-hash.js';
 export {
   IDEMPOTENCY_KEY_HEADER,
   parseIdempotencyKey,
   REPLAYED_HEADER,
 } from './idempotency/key-header.js';
+export { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 export {
   type MutationAudit,
   type MutationSuccess,
+  ReleasedRefusal,
   type RunIdempotentOptions,
   runIdempotent,
   StoredRefusal,

@@ -15,7 +15,7 @@ const REDACTED = '[redacted]';
 // Header and field names whose values are secrets wherever they appear (pino's own `redact` below is
 // the second line of defence; wildcards there only match one level, so this walks the whole object).
 const SECRET_KEY =
-  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|password|passwd|secret|otp|token|.*_token|.*_key|.*_secret|.*_otp)$/i;
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|idempotency-key|password|passwd|secret|otp|token|.*_token|.*_key|.*_secret|.*_otp)$/i;
 // An installation or bootstrap key inside any string (an error message, a URL, a header value).
 const KEY_IN_TEXT = /\b([a-z][a-z0-9]*_ak_)[A-Za-z0-9._~-]+/g;
 // CR, LF and other control characters are stripped from logged strings (log injection).

@@ -1,13 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp, type GatewayApp } from './app.js';
 import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
 import { type GatewayConfig, redactUrl } from './config.js';
+import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
+import { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
@@ -52,6 +56,8 @@ const IDLE_SWEEP_MS = 100;
 
 /**
  * Opens the database, applies migrations, connects Redis, and listens on config.host:config.port.
+ * Sets the process umask to 077 first, and throws a ConfigError (naming the path) when DATA_DIR or
+ * what it holds is open to other users, unless DATA_DIR_ALLOW_SHARED=true (src/data-dir.ts).
  *
  * @example
  * const gateway = await startGateway(loadConfig());
@@ -62,6 +68,11 @@ export async function startGateway(
   options: StartOptions = {},
 ): Promise<GatewayHandle> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // Before anything is created under DATA_DIR: umask 077, and no start on a folder others can open.
+  preparePrivateDataDir(config);
+  if (config.dataDirAllowShared) {
+    logger.warn({ data_dir: config.dataDir }, 'DATA_DIR_ALLOW_SHARED=true: the data folder is not checked');
+  }
   const database = openDatabase(config, logger);
   let redis: Redis | undefined;
   let server: Server | undefined;
@@ -71,6 +82,7 @@ export async function startGateway(
   let jobs: JobWorker | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
+    if (database.driver === 'pglite') tightenTree(join(config.dataDir, 'pglite'));
     logger.info(
       { driver: database.driver, location: database.location, applied },
       applied.length > 0 ? `applied ${applied.length} migration(s)` : 'database schema up to date',
@@ -83,7 +95,9 @@ export async function startGateway(
     }
     // The app is attached once the real port is known (PORT=0), before any request can be read.
     let handle: ReturnType<GatewayApp['callback']> | undefined;
-    server = createServer((request, response) => handle?.(request, response));
+    const timeouts = httpTimeoutsOf(config);
+    server = createServer(serverTimeoutOptions(timeouts), (request, response) => handle?.(request, response));
+    handleClientErrors(server, logger, timeouts);
     await listen(server, config.port, config.host);
     const url = serverUrl(server);
     const effective = Object.freeze({
@@ -92,6 +106,8 @@ export async function startGateway(
     });
     access = createAccessServices({ config: effective, logger, knex: database.knex });
     access.start();
+    // Keys stored in clear by an earlier version become hashes before the first request is served.
+    await rehashLegacyIdempotencyKeys(database.knex, access.box, logger);
     sealer = createAuditSealer({ knex: database.knex, logger, intervalMs: config.auditSealIntervalMs });
     sealer.start();
     rollup = createChargeRollup({ knex: database.knex, logger });

@@ -1,34 +1,24 @@
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
 import { adminFetch } from './helpers/admin-fixtures.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
 // A high-risk test capability: every run needs an operator approval.
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 let runs = 0;
-const vault = defineCapabilityHandler<{ door?: string }, { opened: string }>({
-  contract: {
-    ...template,
+const vault = demoCapability<{ door?: string }, { opened: string }>(
+  {
     id: 'demo.vault.open',
-    domain: 'demo',
     risk_level: 'high',
-    input_schema: {
-      type: 'object',
-      properties: { door: { type: 'string' } },
-      additionalProperties: false,
-    } as never,
+    input_schema: { type: 'object', properties: { door: { type: 'string' } }, additionalProperties: false },
   },
-  async handle(input) {
+  async (input) => {
     runs += 1;
     return { opened: input.door ?? 'main' };
   },
-});
-const handlers = [...capabilityHandlers, vault] as CapabilityHandler<never>[];
-const gateway = useGateway({ handlers, catalog: handlers.map((h) => h.contract as CatalogContract) });
+);
+const gateway = useGateway(withCapabilities(vault));
 
 let key: string;
 let organizationId: string;

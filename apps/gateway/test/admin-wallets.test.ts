@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
 import { adminFetch } from './helpers/admin-fixtures.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
 // A paid read (0.5 credits) so the billing guard has something to judge against the caps.
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-const paid = defineCapabilityHandler({
-  contract: { ...template, id: 'demo.paid.read', domain: 'demo', cost_credits: '0.5' },
-  async handle() {
-    return { ok: true };
-  },
-});
-const handlers = [...capabilityHandlers, paid] as CapabilityHandler<never>[];
-const gateway = useGateway({ handlers, catalog: handlers.map((h) => h.contract as CatalogContract) });
+const paid = demoCapability({ id: 'demo.paid.read', cost_credits: '0.5' }, async () => ({ ok: true }));
+const gateway = useGateway(withCapabilities(paid));
 
 let key: string;
 let org: string;

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 1048576,
       egressAllowedHosts: [],
       egressAllowHttp: false,
+      dataDirAllowShared: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -107,6 +108,26 @@ describe('loadConfig', () => {
       'JOB_RETENTION_HOURS',
       "JOB_RETENTION_HOURS must be an integer 24-87600, got '12'",
     ],
+    [
+      { HTTP_REQUEST_TIMEOUT_MS: '50' },
+      'HTTP_REQUEST_TIMEOUT_MS',
+      "HTTP_REQUEST_TIMEOUT_MS must be an integer 100-600000, got '50'",
+    ],
+    [
+      { HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '15000' },
+      'HTTP_HEADERS_TIMEOUT_MS',
+      'HTTP_HEADERS_TIMEOUT_MS (20000) must not exceed HTTP_REQUEST_TIMEOUT_MS (15000)',
+    ],
+    [
+      { HTTP_KEEP_ALIVE_TIMEOUT_MS: '5s' },
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      "HTTP_KEEP_ALIVE_TIMEOUT_MS must be an integer 100-600000, got '5s'",
+    ],
+    [
+      { DATA_DIR_ALLOW_SHARED: 'yes' },
+      'DATA_DIR_ALLOW_SHARED',
+      "DATA_DIR_ALLOW_SHARED must be true or false, got 'yes'",
+    ],
   ])('rejects %j with a one-line message naming the variable', (env, variable, message) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);
@@ -129,6 +150,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).databaseStatementTimeoutMs).toBe(0);
     expect(loadConfig({}).jobRetentionHours).toBeUndefined();
     expect(loadConfig({ JOB_RETENTION_HOURS: '24' }).jobRetentionHours).toBe(24);
+  });
+
+  it('reads the HTTP timeouts (unset: the defaults apply) and DATA_DIR_ALLOW_SHARED', () => {
+    expect(loadConfig({}).httpRequestTimeoutMs).toBeUndefined();
+    const config = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      DATA_DIR_ALLOW_SHARED: 'true',
+    });
+    expect(config).toMatchObject({
+      httpHeadersTimeoutMs: 2000,
+      httpRequestTimeoutMs: 4000,
+      httpKeepAliveTimeoutMs: 1000,
+      dataDirAllowShared: true,
+    });
+    expect(loadConfig({}).dataDirAllowShared).toBe(false);
   });
 
   it('names the flag value when --port is bad', () => {

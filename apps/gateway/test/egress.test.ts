@@ -4,11 +4,9 @@
 // before its handler runs.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
@@ -17,31 +15,23 @@ let upstreamHits = 0;
 let port = 0;
 const handlerRuns: string[] = [];
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-const anyParams = { type: 'object', properties: {}, additionalProperties: false } as never;
+const anyParams = { type: 'object', properties: {}, additionalProperties: false };
 
 /** A read test capability that declares `egress` and fetches `url()` through the handler's fetch. */
 function fetching(id: string, egress: readonly string[], url: () => string) {
-  return defineCapabilityHandler<Record<string, never>, unknown>({
-    contract: { ...template, id, domain: 'demo', cost_credits: '0.5', egress, input_schema: anyParams },
-    async handle(_input, ctx) {
-      handlerRuns.push(id);
-      const response = await ctx.fetch(url());
-      return response.json();
-    },
+  return demoCapability({ id, cost_credits: '0.5', egress, input_schema: anyParams }, async (_input, ctx) => {
+    handlerRuns.push(id);
+    const response = await ctx.fetch(url());
+    return response.json();
   });
 }
 
-const handlers = [
-  ...capabilityHandlers,
-  fetching('demo.rates.fetch', ['127.0.0.1'], () => `http://127.0.0.1:${port}/rates`),
-  fetching('demo.rates.sneak', ['127.0.0.1'], () => `http://localhost:${port}/rates`),
-  fetching('demo.rates.elsewhere', ['api.example.com'], () => 'https://api.example.com/rates'),
-] as CapabilityHandler<never>[];
-
 const gateway = useGateway({
-  handlers,
-  catalog: handlers.map((handler) => handler.contract as CatalogContract),
+  ...withCapabilities(
+    fetching('demo.rates.fetch', ['127.0.0.1'], () => `http://127.0.0.1:${port}/rates`),
+    fetching('demo.rates.sneak', ['127.0.0.1'], () => `http://localhost:${port}/rates`),
+    fetching('demo.rates.elsewhere', ['api.example.com'], () => 'https://api.example.com/rates'),
+  ),
   env: { EGRESS_ALLOWED_HOSTS: '127.0.0.1', EGRESS_ALLOW_HTTP: 'true' },
 });
 

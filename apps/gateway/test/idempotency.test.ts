@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard, registration } from './helpers/access-client.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
+import { storedKeyFor } from './helpers/idempotency-hash.js';
 import { readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
 let environment: TestEnvironment;
@@ -105,7 +106,7 @@ describe('Idempotency-Key header', () => {
 });
 
 describe('replay and conflict', () => {
-  it('same key and body → the stored status and byte-identical body, marked replayed; one effect', async () => {
+  it('same key and body → the stored status and the same registration, marked replayed, without the bootstrap key; one effect', async () => {
     const body = registration();
     const idem = 'replay-register-0001';
     const first = await client.post('/register', body, { idem });
@@ -114,7 +115,14 @@ describe('replay and conflict', () => {
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(second.text).toBe(first.text);
+    // /register has no principal: the one-time bootstrap key is shown to the first answer only.
+    expect(second.json).toEqual({
+      ...first.json,
+      bootstrap_key: null,
+      replayed: true,
+      hint: expect.stringContaining('new Idempotency-Key'),
+    });
+    expect(await client.post('/register', body, { idem })).toMatchObject({ text: second.text });
     expectSchema('RegisterResponse', second.json);
     expect(await appCount(body.app.slug)).toBe(1);
   });
@@ -145,14 +153,16 @@ describe('replay and conflict', () => {
     await client.post('/register', body, { idem });
     await gateway
       .knex('idempotency_keys')
-      .where({ idem_key: idem })
+      .where({ idem_key: storedKeyFor(environment.dataDir, idem) })
       .update({
         expires_at: gateway.knex.raw("now() - interval '1 second'"),
       });
+    // It runs again (no replay); the slug it registered is taken now, so it is refused as a conflict.
     const again = await client.post('/register', body, { idem });
-    expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBeNull();
-    expect(await appCount(body.app.slug)).toBe(2);
+    expect(again.status).toBe(409);
+    expect(expectEnvelope(again.json, 'conflict').message).toContain(body.app.slug);
+    expect(await appCount(body.app.slug)).toBe(1);
   });
 
   it('a wrong code is a stored refusal: its replay counts no second attempt', async () => {
@@ -223,7 +233,9 @@ describe('one-time keys in replays', () => {
     const retry = await client.post('/organizations', orgBody, { key: bootstrap, idem });
     expect(retry.text).toBe(successes[0]!.text);
     const token = retry.json.installation_key.token as string;
-    const rows = await gateway.knex('idempotency_keys').where({ idem_key: idem });
+    const rows = await gateway
+      .knex('idempotency_keys')
+      .where({ idem_key: storedKeyFor(environment.dataDir, idem) });
     expect(rows).toHaveLength(1);
     expect(rows[0].response_encrypted).toBe(true);
     const bytes = Buffer.concat(

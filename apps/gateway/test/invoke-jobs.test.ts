@@ -3,40 +3,27 @@
 // failures stored as envelopes, replays return the same job, other organizations see 404, and a job
 // survives a gateway restart (and a process that died holding its lease).
 import { randomUUID } from 'node:crypto';
-import {
-  CapabilityError,
-  type CapabilityHandler,
-  capabilityHandlers,
-  defineCapabilityHandler,
-} from '@agw/capabilities';
+import { CapabilityError } from '@agw/capabilities';
 import { createClient, GatewayError } from '@agw/client';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import {
-  type CatalogContract,
-  type GatewayHandle,
-  loadConfig,
-  readWalletSnapshot,
-  startGateway,
-} from '@agw/gateway';
+import { type GatewayHandle, loadConfig, readWalletSnapshot, startGateway } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, type Answer, onboard } from './helpers/access-client.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema, UUID_V4 } from './helpers/http.js';
+import { storedKeyFor } from './helpers/idempotency-hash.js';
 import { captureLog } from './helpers/log-capture.js';
 import { waitUntil } from './helpers/mail-sink.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
 /** How often the test handlers ran, per `label`: a job must run exactly once. */
 const runs = new Map<string, number>();
 const count = (label: string) => runs.set(label, (runs.get(label) ?? 0) + 1);
 
-const sleep = defineCapabilityHandler<{ label: string; ms: number }, { label: string; slept_ms: number }>({
-  contract: {
-    ...template,
+const sleep = demoCapability<{ label: string; ms: number }, { label: string; slept_ms: number }>(
+  {
     id: 'test.job.sleep',
-    domain: 'test',
     summary: 'Wait a while, then answer (test capability).',
     scopes: ['core:read'],
     cost_credits: '0.25',
@@ -47,32 +34,31 @@ const sleep = defineCapabilityHandler<{ label: string; ms: number }, { label: st
       properties: { label: { type: 'string', minLength: 1 }, ms: { type: 'integer', minimum: 0 } },
       required: ['label', 'ms'],
       additionalProperties: false,
-    } as never,
+    },
   },
-  async handle(input) {
+  async (input) => {
     await new Promise((resolve) => setTimeout(resolve, input.ms));
     count(input.label);
     return { label: input.label, slept_ms: input.ms };
   },
-});
-const failing = defineCapabilityHandler<{ label: string }, never>({
-  contract: { ...sleep.contract, id: 'test.job.fail', summary: 'Always refuses (test capability).' },
-  async handle(input) {
+);
+const failing = demoCapability<{ label: string }, never>(
+  { ...sleep.contract, id: 'test.job.fail', summary: 'Always refuses (test capability).' },
+  async (input) => {
     count(input.label);
     throw new CapabilityError('conflict', 'The thing to work on is locked.');
   },
-});
+);
 /** Throws an unexpected error on its first run per label, then succeeds. */
-const flaky = defineCapabilityHandler<{ label: string }, { label: string }>({
-  contract: { ...sleep.contract, id: 'test.job.flaky', summary: 'Fails once (test capability).' },
-  async handle(input) {
+const flaky = demoCapability<{ label: string }, { label: string }>(
+  { ...sleep.contract, id: 'test.job.flaky', summary: 'Fails once (test capability).' },
+  async (input) => {
     count(input.label);
     if (runs.get(input.label) === 1) throw new Error('transient failure with internal detail');
     return { label: input.label };
   },
-});
-const handlers = [...capabilityHandlers, sleep, failing, flaky] as CapabilityHandler<never>[];
-const catalog = handlers.map((handler) => handler.contract as CatalogContract);
+);
+const { handlers, catalog } = withCapabilities(sleep, failing, flaky);
 
 /** An approved installation with a funded wallet. */
 async function installation(client: AccessClient, knex: Knex, balance = '10') {
@@ -177,9 +163,9 @@ describe('a long-running invoke on one gateway', () => {
     const first = await invoke(gateway.client, key, body);
     const replay = await invoke(gateway.client, key, body);
     expect(replay.json).toEqual({ ...first.json, replayed: true });
-    expect(await gateway.knex('invoke_jobs').where({ idempotency_key: body.idempotency_key })).toHaveLength(
-      1,
-    );
+    // The job row holds the key only as its keyed hash (issue 12).
+    const stored = storedKeyFor(gateway.dataDir, body.idempotency_key);
+    expect(await gateway.knex('invoke_jobs').where({ idempotency_key: stored })).toHaveLength(1);
     await settled(gateway.client, key, first.json.poll.url);
     expect(runs.get(label)).toBe(1);
   });

@@ -1,34 +1,27 @@
-import { type CapabilityHandler, capabilityHandlers, defineCapabilityHandler } from '@agw/capabilities';
-import { type CatalogContract, readWalletSnapshot } from '@agw/gateway';
+import { readWalletSnapshot } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
-import { contractTemplate, demoStamp, demoVault } from './helpers/demo-capabilities.js';
+import { demoCapability, demoStamp, demoVault, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
+import { storedKeyFor } from './helpers/idempotency-hash.js';
 
-const broken = defineCapabilityHandler({
-  contract: { ...contractTemplate, id: 'demo.broken.read', domain: 'demo', cost_credits: '0.1' },
-  async handle(): Promise<never> {
-    throw new Error('handler bug: secret detail');
-  },
+const broken = demoCapability({ id: 'demo.broken.read', cost_credits: '0.1' }, async (): Promise<never> => {
+  throw new Error('handler bug: secret detail');
 });
 let flakyFailures = 1;
-const flaky = defineCapabilityHandler({
-  contract: { ...demoStamp.contract, id: 'demo.flaky.create', cost_credits: '0' },
-  async handle() {
+const flaky = demoCapability(
+  { ...demoStamp.contract, id: 'demo.flaky.create', cost_credits: '0' },
+  async () => {
     if (flakyFailures > 0) {
       flakyFailures -= 1;
       throw new Error('transient');
     }
     return { done: true };
   },
-});
-const handlers = [...capabilityHandlers, demoStamp, demoVault, broken, flaky] as CapabilityHandler<never>[];
+);
 
-const gateway = useGateway({
-  handlers,
-  catalog: handlers.map((handler) => handler.contract as CatalogContract),
-});
+const gateway = useGateway(withCapabilities(demoStamp, demoVault, broken, flaky));
 let key: string;
 let organizationId: string;
 
@@ -77,7 +70,11 @@ describe('mutating invoke', () => {
       .whereRaw("details->>'guard_audit_id' = ?", [first.json.audit_id]);
     expect(executed).toHaveLength(1);
     expect(executed[0]).toMatchObject({ outcome: 'succeeded', http_status: 200 });
-    expect(executed[0].details).toMatchObject({ idempotency_key: 'stamp-key-000000001' });
+    // The audit keeps a prefix of the key's keyed hash, never the key (issue 12, finding 2).
+    expect(executed[0].details).toMatchObject({
+      idempotency_key_hash: storedKeyFor(gateway.dataDir, 'stamp-key-000000001').slice(0, 16),
+    });
+    expect(JSON.stringify(executed[0].details)).not.toContain('stamp-key-000000001');
 
     const replay = await invoke(body);
     expect(replay.status).toBe(200);

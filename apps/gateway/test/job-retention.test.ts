@@ -2,25 +2,16 @@
 // database clock); a swept job then answers exactly like an unknown one (404 `not_found`), while a
 // fresh finished job and every queued or running job stay, however old.
 import { randomUUID } from 'node:crypto';
-import {
-  CapabilityError,
-  type CapabilityHandler,
-  capabilityHandlers,
-  defineCapabilityHandler,
-} from '@agw/capabilities';
-import { type CapabilityContract, capabilityContracts } from '@agw/contracts';
-import type { CatalogContract } from '@agw/gateway';
+import { CapabilityError } from '@agw/capabilities';
 import { describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
-const template = capabilityContracts.find((c) => c.id === 'core.org.current.get') as CapabilityContract;
-const finish = defineCapabilityHandler<{ fail: boolean }, { done: true }>({
-  contract: {
-    ...template,
+const finish = demoCapability<{ fail: boolean }, { done: true }>(
+  {
     id: 'test.retention.finish',
-    domain: 'test',
     summary: 'Finishes at once, or fails when asked (test capability).',
     scopes: ['core:read'],
     cost_credits: '0.01',
@@ -31,15 +22,14 @@ const finish = defineCapabilityHandler<{ fail: boolean }, { done: true }>({
       properties: { fail: { type: 'boolean' } },
       required: ['fail'],
       additionalProperties: false,
-    } as never,
+    },
   },
-  async handle(input) {
+  async (input) => {
     if (input.fail) throw new CapabilityError('conflict', 'Refused on purpose.');
     return { done: true };
   },
-});
-const handlers = [...capabilityHandlers, finish] as CapabilityHandler<never>[];
-const catalog = handlers.map((handler) => handler.contract as CatalogContract);
+);
+const { handlers, catalog } = withCapabilities(finish);
 
 /** Polls `probe` every 20 ms until it returns a value; fails after `ms`. */
 async function eventually<T>(probe: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {

@@ -2,21 +2,18 @@
 // list per caller, search → describe → dry_run → invoke with and without a key, an idempotent replay,
 // bad params and unknown tools, an invalid key, and MCP calls audited with transport `mcp`.
 
-import { type CapabilityHandler, capabilityHandlers } from '@agw/capabilities';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registration } from './helpers/access-client.js';
-import { demoStamp, demoVault } from './helpers/demo-capabilities.js';
+import { demoStamp, demoVault, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { connectMcp, rawMcp } from './helpers/mcp.js';
 
-const gateway = useGateway({
-  // A paid test mutation proves replays over MCP; the risky one, approvals.
-  handlers: [...capabilityHandlers, demoStamp, demoVault] as CapabilityHandler<never>[],
-});
+// A paid test mutation proves replays over MCP; the risky one, approvals.
+const gateway = useGateway(withCapabilities(demoStamp, demoVault));
 let anonymous: Client;
 let keyed: Client;
 let key: string;

@@ -1,29 +1,8 @@
 import type { CapabilityContract } from '@agw/contracts';
+import type { Sql } from './sql.js';
 
 /** A credit amount: an exact decimal string such as `"12.5"` (never a float). */
 export type Credits = string;
-
-/** An organization as the data port reads it (timestamps as ISO 8601 strings). */
-export interface OrganizationRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly short_id: string;
-  readonly is_active: boolean;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
-/** A document to store: the handler has checked and hashed the content; the port adds the id. */
-export interface NewDocumentRecord {
-  readonly organization_id: string;
-  readonly installation_id: string;
-  readonly file_name: string;
-  readonly mime_type: string;
-  /** Lower-case hex SHA-256 of `content`. */
-  readonly sha256: string;
-  readonly content: Uint8Array;
-  readonly created_at: Date;
-}
 
 /** A stored document as a handler answers it (no content; timestamps as ISO 8601 strings). */
 export interface DocumentRecord {
@@ -33,13 +12,6 @@ export interface DocumentRecord {
   readonly size_bytes: number;
   readonly sha256: string;
   readonly created_at: string;
-}
-
-/** The small query port a gateway implements for the handlers (no database driver in this package). */
-export interface CapabilityDataPort {
-  getOrganization(organizationId: string): Promise<OrganizationRecord | undefined>;
-  /** Stores one document in its organization; runs inside the invoke's transaction (rolled back on failure). */
-  insertDocument(document: NewDocumentRecord): Promise<DocumentRecord>;
 }
 
 /** A budget policy profile; a null cap means no cap. */
@@ -70,12 +42,27 @@ export interface WalletReadPort {
   getSnapshot(organizationId: string, now: Date): Promise<WalletView>;
 }
 
+/** Fresh identifiers for the rows a handler writes. */
+export interface IdGenerator {
+  /** A random UUID v4. */
+  uuid(): string;
+}
+
 /** What a handler knows about its run. Tenancy comes from here, never from params. */
 export interface CapabilityContext {
   readonly organizationId: string;
   readonly installationId: string;
   readonly now: Date;
-  readonly db: CapabilityDataPort;
+  /**
+   * SQL bound to the invoke's transaction: the handler's writes commit with the charge and the audit
+   * record, or not at all. It runs as the database role `agw_runtime` with this run's organization set,
+   * so row-level security shows the handler its own organization's rows only; bind
+   * `organizationId` in every query anyway (indexes start with it). Do not keep it past `handle`.
+   */
+  readonly sql: Sql;
+  readonly ids: IdGenerator;
+  /** Aborted when the run ends (or the gateway gives up on it): pass it to long work and to `fetch`. */
+  readonly signal: AbortSignal;
   readonly wallet: WalletReadPort;
   /**
    * The only way a handler reaches the network: a fetch limited to the hosts its contract declares in

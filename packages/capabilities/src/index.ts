@@ -1,7 +1,8 @@
+export { coreDomain } from './core/index.js';
 export { coreOrgCurrentGetHandler } from './core/org-current-get.js';
+export type { OrganizationView } from './core/sql.js';
 export {
   type CapabilityContext,
-  type CapabilityDataPort,
   CapabilityError,
   type CapabilityFetch,
   type CapabilityHandler,
@@ -9,8 +10,7 @@ export {
   type Credits,
   type DocumentRecord,
   defineCapabilityHandler,
-  type NewDocumentRecord,
-  type OrganizationRecord,
+  type IdGenerator,
   type WalletPolicyView,
   type WalletReadPort,
   type WalletView,
@@ -20,10 +20,26 @@ export {
   type DocumentUploadResult,
   documentsDocumentUploadHandler,
 } from './documents/document-upload.js';
+export { documentsDomain } from './documents/index.js';
 export { isTextLike, MAX_UPLOAD_BYTES } from './documents/upload-content.js';
-export { capabilityHandlers, findCapabilityHandler } from './registry.js';
+export type { CapabilityDomain, DomainMigration } from './domain.js';
+export {
+  capabilityDomains,
+  capabilityHandlers,
+  capabilityMigrations,
+  findCapabilityHandler,
+} from './registry.js';
+export {
+  runStatement,
+  type Sql,
+  type SqlDatabase,
+  type SqlQueryOptions,
+  type SqlResult,
+  type SqlStatement,
+} from './sql.js';
 export {
   type BudgetCheckInput,
   type BudgetCheckResult,
   walletAgentBudgetGuardCheckHandler,
 } from './wallet/agent-budget-guard-check.js';
+export { walletDomain } from './wallet/index.js';

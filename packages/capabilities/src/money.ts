@@ -1,4 +1,5 @@
-import type { Credits } from './define.js';
+import { MAX_CREDITS } from '@agw/contracts';
+import { CapabilityError, type Credits } from './define.js';
 
 // Credits as BigInt micro-credits (6 decimals), the same scale as @agw/guard's money helpers, so a
 // balance compare never suffers float rounding.
@@ -13,8 +14,18 @@ export function toMicro(credits: Credits): bigint {
   return match[1] ? -micro : micro;
 }
 
-/** A non-negative JSON number of credits as micro-credits (rounded to the nearest micro-credit). */
-export function numberToMicro(value: number): bigint {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`Not a credit amount: ${value}`);
+/**
+ * A non-negative JSON number of credits as micro-credits (rounded to the nearest micro-credit).
+ * The input schema bounds the number (`CreditAmount`: at most MAX_CREDITS); this check stands behind
+ * it so a number outside what BigInt micro-credits can hold is a 400 at `pointer`, never a RangeError
+ * (a 500): `BigInt(Math.round(1e308 * 1e6))` throws on Infinity.
+ */
+export function numberToMicro(value: number, pointer: string): bigint {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_CREDITS) {
+    const message = `must be a number of credits from 0 to ${MAX_CREDITS}`;
+    throw new CapabilityError('validation_failed', `${pointer} ${message}`, [
+      { schema_pointer: pointer, keyword: 'maximum', message },
+    ]);
+  }
   return BigInt(Math.round(value * 1_000_000));
 }

@@ -1,14 +1,28 @@
-import { coreOrgCurrentGetHandler } from './core/org-current-get.js';
+import { coreDomain } from './core/index.js';
 import type { CapabilityHandler } from './define.js';
-import { documentsDocumentUploadHandler } from './documents/document-upload.js';
-import { walletAgentBudgetGuardCheckHandler } from './wallet/agent-budget-guard-check.js';
+import { documentsDomain } from './documents/index.js';
+import type { CapabilityDomain, DomainMigration } from './domain.js';
+import { walletDomain } from './wallet/index.js';
+
+/**
+ * Every domain this package ships. The gateway runs their handlers and their migrations from here:
+ * adding a domain is one line in this list.
+ */
+export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
+  coreDomain,
+  documentsDomain,
+  walletDomain,
+]);
 
 /** Every capability with a working handler; the gateway's catalog lists exactly these. */
-export const capabilityHandlers: readonly CapabilityHandler<never>[] = Object.freeze([
-  coreOrgCurrentGetHandler,
-  documentsDocumentUploadHandler,
-  walletAgentBudgetGuardCheckHandler,
-]);
+export const capabilityHandlers: readonly CapabilityHandler<never>[] = Object.freeze(
+  capabilityDomains.flatMap((domain) => domain.handlers),
+);
+
+/** Every domain's migrations (the gateway orders them by name together with its own). */
+export const capabilityMigrations: readonly DomainMigration[] = Object.freeze(
+  capabilityDomains.flatMap((domain) => domain.migrations),
+);
 
 /** The handler of `id`@`version`, or undefined. */
 export function findCapabilityHandler(id: string, version: string): CapabilityHandler<never> | undefined {

@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createValidator, MAX_UPLOAD_BASE64_LENGTH } from '@agw/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CapabilityContext,
   CapabilityError,
   type DocumentUploadInput,
   MAX_UPLOAD_BYTES,
-  type NewDocumentRecord,
   documentsDocumentUploadHandler as upload,
 } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
 
 const ORG = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const INSTALLATION = 'e1b0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
@@ -24,27 +24,39 @@ const PNG = Buffer.concat([
 const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-/** A context whose data port records what it was asked to store. */
-function recordingContext(): { ctx: CapabilityContext; stored: NewDocumentRecord[] } {
-  const stored: NewDocumentRecord[] = [];
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.seed(ORG, INSTALLATION);
+});
+afterAll(() => database.db.close());
+
+/** A stored document row, content included. */
+interface StoredRow {
+  readonly organization_id: string;
+  readonly installation_id: string;
+  readonly file_name: string;
+  readonly mime_type: string;
+  readonly content: Uint8Array;
+  readonly created_at: Date;
+}
+
+/** A context on the test database, and a way to read what this context's runs stored. */
+function recordingContext(): { ctx: CapabilityContext; stored: () => Promise<StoredRow[]> } {
+  const ids: string[] = [];
   const ctx: CapabilityContext = {
     organizationId: ORG,
     installationId: INSTALLATION,
     now: NOW,
-    db: {
-      getOrganization: async () => undefined,
-      async insertDocument(document) {
-        stored.push(document);
-        return {
-          id: '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f',
-          file_name: document.file_name,
-          mime_type: document.mime_type,
-          size_bytes: document.content.byteLength,
-          sha256: document.sha256,
-          created_at: document.created_at.toISOString(),
-        };
+    sql: database.sql,
+    ids: {
+      uuid() {
+        const id = randomUUID();
+        ids.push(id);
+        return id;
       },
     },
+    signal: new AbortController().signal,
     wallet: {
       getSnapshot: async () => {
         throw new Error('upload reads no wallet');
@@ -54,6 +66,8 @@ function recordingContext(): { ctx: CapabilityContext; stored: NewDocumentRecord
       throw new Error('upload reaches no network');
     },
   };
+  const stored = async () =>
+    (await database.db.query<StoredRow>('select * from documents where id = any($1::uuid[])', [ids])).rows;
   return { ctx, stored };
 }
 
@@ -71,7 +85,7 @@ async function refusal(input: DocumentUploadInput): Promise<{ pointer: string; m
   expect(thrown).toBeInstanceOf(CapabilityError);
   const error = thrown as CapabilityError;
   expect(error.code).toBe('validation_failed');
-  expect(stored).toEqual([]);
+  expect(await stored()).toEqual([]);
   expect(await upload.check?.(input)).toEqual(error.violations);
   const [violation] = error.violations;
   return { pointer: violation?.schema_pointer ?? '', message: error.message };
@@ -81,15 +95,16 @@ async function accepted(input: DocumentUploadInput): Promise<boolean> {
   const { ctx, stored } = recordingContext();
   await upload.handle(input, ctx);
   expect(await upload.check?.(input)).toEqual([]);
-  return stored.length === 1;
+  return (await stored()).length === 1;
 }
 
 describe('documents.document.upload: storing', () => {
   it('stores the decoded bytes with their SHA-256 in the caller organization and answers the output schema', async () => {
     const { ctx, stored } = recordingContext();
     const result = await upload.handle(params('image/png', PNG, 'pixel.png'), ctx);
-    expect(stored).toHaveLength(1);
-    const [record] = stored;
+    const rows = await stored();
+    expect(rows).toHaveLength(1);
+    const [record] = rows;
     expect(Buffer.from(record?.content ?? []).equals(PNG)).toBe(true);
     expect(record).toMatchObject({
       organization_id: ORG,

@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { createValidator } from '@agw/contracts';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CapabilityContext,
+  capabilityDomains,
   capabilityHandlers,
+  capabilityMigrations,
   coreOrgCurrentGetHandler,
   findCapabilityHandler,
   type WalletView,
   walletAgentBudgetGuardCheckHandler,
 } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
 
 const ORG = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const validator = createValidator();
@@ -29,28 +33,22 @@ function wallet(overrides: Partial<WalletView['policy']> = {}, balance = '10'): 
   };
 }
 
+const INSTALLATION = 'e1b0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.seed(ORG, INSTALLATION);
+});
+afterAll(() => database.db.close());
+
 function context(view: WalletView): CapabilityContext {
   return {
     organizationId: ORG,
-    installationId: 'e1b0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d',
+    installationId: INSTALLATION,
     now: new Date('2026-11-22T06:00:00Z'),
-    db: {
-      async getOrganization(id) {
-        return id === ORG
-          ? {
-              id,
-              name: 'Acme',
-              short_id: 'org_acme',
-              is_active: true,
-              created_at: '2026-11-01T00:00:00.000Z',
-              updated_at: '2026-11-02T00:00:00.000Z',
-            }
-          : undefined;
-      },
-      async insertDocument() {
-        throw new Error('these handlers store no documents');
-      },
-    },
+    sql: database.sql,
+    ids: { uuid: randomUUID },
+    signal: new AbortController().signal,
     wallet: { getSnapshot: async () => view },
     fetch: async () => {
       throw new Error('these handlers reach no network');
@@ -120,7 +118,14 @@ describe('wallet.agent_budget.guard.check', () => {
 describe('core.org.current.get', () => {
   it('returns the organization of the context, valid against its output schema', async () => {
     const result = await coreOrgCurrentGetHandler.handle({}, context(wallet()));
-    expect(result.organization.id).toBe(ORG);
+    expect(result.organization).toEqual({
+      id: ORG,
+      name: 'Acme',
+      short_id: 'ACME2345',
+      is_active: true,
+      created_at: '2026-11-01T00:00:00.000Z',
+      updated_at: '2026-11-02T00:00:00.000Z',
+    });
     expect(validator.validate(coreOrgCurrentGetHandler.contract.output_schema, result).valid).toBe(true);
   });
 
@@ -131,6 +136,14 @@ describe('core.org.current.get', () => {
 });
 
 describe('registry', () => {
+  it('collects every domain: each handler once, migrations uniquely named', () => {
+    expect(capabilityDomains.flatMap((domain) => domain.handlers)).toEqual([...capabilityHandlers]);
+    const names = capabilityMigrations.map((migration) => migration.name);
+    expect(new Set(names).size).toBe(names.length);
+    // Published under this name by the gateway: deployments that applied it must see it as applied.
+    expect(names).toContain('20261123010000_create_documents');
+  });
+
   it('holds exactly the handled capabilities and finds them by id and version', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
       'core.org.current.get',

@@ -2,6 +2,7 @@ import type {
   AgentOtpResendResponse,
   AgentOtpVerifyRequest,
   AgentOtpVerifyResponse,
+  BootstrapKey,
   CapabilityCatalog,
   CapabilityDescription,
   CapabilityId,
@@ -36,6 +37,9 @@ import type {
   VersionOptions,
 } from './typed.js';
 
+/** A first answer of POST /register: the bootstrap key is present (a replay throws instead). */
+export type IssuedRegistration = RegisterResponse & { bootstrap_key: BootstrapKey };
+
 /** Options of `waitForInvocation`. */
 export interface WaitForInvocationOptions extends RequestOptions {
   /** Give up (InvocationTimeoutError) when the invocation is still `accepted` after this long. Default 15 min. */
@@ -67,8 +71,11 @@ export interface GatewayClient {
   /** GET /openapi.json (an OpenAPI 3.1 document). */
   openapi(options?: RequestOptions): Promise<Record<string, unknown>>;
 
-  /** POST /register (no credentials). The answer holds the short-lived bootstrap key. */
-  register(body: RegisterRequest, options?: MutationOptions): Promise<RegisterResponse>;
+  /**
+   * POST /register (no credentials). The answer holds the short-lived bootstrap key. A replayed answer
+   * (the key was already shown to the first one) throws `RegistrationReplayedError`.
+   */
+  register(body: RegisterRequest, options?: MutationOptions): Promise<IssuedRegistration>;
   /**
    * POST /organizations with the bootstrap key. Switches this client to the returned installation key,
    * which is shown only in this answer: store it.

@@ -3,9 +3,11 @@ import type {
   InvokeResponse,
   KeysRotateResponse,
   OrganizationsResponse,
+  RegisterResponse,
 } from '@agw/contracts';
 import { waitForApproval } from './approval.js';
-import type { GatewayClient, UncheckedMetaTools } from './client-types.js';
+import type { GatewayClient, IssuedRegistration, UncheckedMetaTools } from './client-types.js';
+import { RegistrationReplayedError } from './flow-errors.js';
 import { waitForInvocation } from './invocation.js';
 import { onboard } from './onboard.js';
 import {
@@ -107,7 +109,18 @@ export function createClient(options: ClientOptions): GatewayClient {
     capabilities: (call) => get('/capabilities', call, 'none'),
     openapi: (call) => get('/openapi.json', call, 'none'),
 
-    register: (body, call) => mutate('/register', body, call, { auth: 'none' }),
+    register: async (body, call) => {
+      const registered = await mutate<RegisterResponse>('/register', body, call, { auth: 'none' });
+      // A replay (e.g. this SDK's own retry after a lost answer) carries no bootstrap key.
+      if (registered.bootstrap_key === null) {
+        throw new RegistrationReplayedError({
+          appId: registered.app.id,
+          appSlug: registered.app.slug,
+          hint: registered.hint,
+        });
+      }
+      return registered as IssuedRegistration;
+    },
     createOrganization: async (body, call) => {
       const { bootstrapKey, ...rest } = call;
       const created = await mutate<OrganizationsResponse>('/organizations', body, rest, {

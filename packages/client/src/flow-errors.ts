@@ -125,3 +125,32 @@ export class InvocationTimeoutError extends Error {
     return hasBrand(value, 'InvocationTimeoutError');
   }
 }
+
+/**
+ * POST /register answered a replay (the same Idempotency-Key was sent again, e.g. by a retry after a
+ * lost answer): the gateway shows the bootstrap key only in the first answer, so this registration
+ * cannot continue. Register again with a new Idempotency-Key and another app slug, or ask the operator.
+ */
+export class RegistrationReplayedError extends Error {
+  override readonly name = 'RegistrationReplayedError';
+  readonly appId: string;
+  readonly appSlug: string;
+  /** The gateway's next step. */
+  readonly hint: string | undefined;
+
+  constructor(init: { appId: string; appSlug: string; hint?: string | undefined }) {
+    super(
+      `POST /register was replayed for app '${init.appSlug}': the bootstrap key is shown only in the first answer. ` +
+        'Register again with a new Idempotency-Key and another app slug, or ask the gateway operator.',
+    );
+    brand(this, 'RegistrationReplayedError');
+    this.appId = init.appId;
+    this.appSlug = init.appSlug;
+    this.hint = init.hint;
+  }
+
+  /** True for a RegistrationReplayedError from any copy of this SDK. */
+  static isRegistrationReplayedError(value: unknown): value is RegistrationReplayedError {
+    return hasBrand(value, 'RegistrationReplayedError');
+  }
+}

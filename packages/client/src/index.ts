@@ -8,7 +8,12 @@
 export type { ApprovalPollEvent, ApprovalPollOutcome, ApprovalWaitOptions } from './approval.js';
 export { APPROVAL_POLLING } from './approval.js';
 export { createClient } from './client.js';
-export type { GatewayClient, UncheckedMetaTools, WaitForInvocationOptions } from './client-types.js';
+export type {
+  GatewayClient,
+  IssuedRegistration,
+  UncheckedMetaTools,
+  WaitForInvocationOptions,
+} from './client-types.js';
 export type { ConnectionFailure, GatewayErrorCode, GatewayErrorInit } from './errors.js';
 export { ConnectionError, GatewayError } from './errors.js';
 export type { HandOverReason } from './flow-errors.js';
@@ -17,6 +22,7 @@ export {
   DryRunInvalidError,
   HandOverToHumanError,
   InvocationTimeoutError,
+  RegistrationReplayedError,
 } from './flow-errors.js';
 export { DEFAULT_INVOCATION_POLL_SECONDS } from './invocation.js';
 export type { OnboardEvent, OnboardOptions, OnboardResult, OwnerOtpRequest } from './onboard.js';

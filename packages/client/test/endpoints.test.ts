@@ -3,7 +3,7 @@
  * answer is handed back as parsed. Not covered here: retries, onboarding and the paid flow (own files).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, type GatewayClient } from '../src/index.js';
+import { createClient, type GatewayClient, RegistrationReplayedError } from '../src/index.js';
 import { FakeGateway } from './fake-gateway.js';
 import {
   BOOTSTRAP_KEY,
@@ -66,6 +66,19 @@ describe('access endpoints', () => {
     expect(request?.headers.authorization).toBeUndefined();
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['idempotency-key']).toMatch(UUID);
+  });
+
+  it('register() throws RegistrationReplayedError on a replay, which carries no bootstrap key', async () => {
+    const hint = 'The bootstrap key is shown only in the first answer to this registration.';
+    gateway.on('POST', '/register', {
+      status: 201,
+      body: { ...registerResponse, bootstrap_key: null, replayed: true, hint },
+    });
+    const body = { owner_email: 'owner@example.com', app: { slug: 'invoice-bot', name: 'Invoice Bot' } };
+    const error = await client.register(body).catch((thrown: unknown) => thrown);
+    expect(RegistrationReplayedError.isRegistrationReplayedError(error)).toBe(true);
+    expect(error).toMatchObject({ appSlug: 'invoice-bot', hint });
+    expect((error as Error).message).toMatch(/new Idempotency-Key and another app slug/);
   });
 
   it('createOrganization() uses the bootstrap key, then switches the client to the installation key', async () => {

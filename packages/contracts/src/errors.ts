@@ -19,7 +19,7 @@ export const errorCodes = {
   idempotency_key_required: {
     status: 400,
     retryable: false,
-    hint: 'Send an Idempotency-Key header (16 to 128 visible ASCII characters), e.g. a UUID v4.',
+    hint: 'Send an idempotency key of 16 to 128 visible ASCII characters, e.g. a UUID v4: the Idempotency-Key header on access endpoints, the idempotency_key body field on invoke.',
   },
   idempotency_key_invalid: {
     status: 400,

@@ -42,6 +42,15 @@ export {
   buildOtpExtraction,
   extractOtpFromBody,
 } from './otp.js';
+export {
+  DISPLAY_TEXT_FORMAT,
+  DISPLAY_TEXT_MESSAGE,
+  DisplayText,
+  isDisplayText,
+  NullableDisplayText,
+} from './schemas/display-text.js';
+export type { FormatRegistry } from './schemas/formats.js';
+export { addContractFormats, contractFormatMessage } from './schemas/formats.js';
 export type {
   AgentOtpDelivery,
   AgentOtpResendRequest,
@@ -106,6 +115,21 @@ export {
   schemas,
   UUID_PATTERN,
 } from './schemas/index.js';
+export {
+  CreditAmount,
+  DECIMAL_6_FORMAT,
+  DECIMAL_6_MESSAGE,
+  hasAtMostSixDecimals,
+  MAX_CREDITS,
+  MAX_DECIMAL_PLACES,
+  MAX_MONEY_AMOUNT,
+  MAX_OFFSET,
+  MAX_PERCENT,
+  MAX_QUANTITY,
+  MoneyAmount,
+  Percent,
+  Quantity,
+} from './schemas/numbers.js';
 export type { KnownScope } from './scopes.js';
 export { defaultInstallationScopes, knownScopes } from './scopes.js';
 export type { SchemaType, ValidationResult, Validator, Violation } from './validator.js';

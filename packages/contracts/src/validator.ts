@@ -4,6 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 // declarations sees the CommonJS module (a namespace), not the class (TS2709).
 import Ajv2020, { type Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { addContractFormats, contractFormatMessage } from './schemas/formats.js';
 import { type SchemaName, schemas } from './schemas/index.js';
 import { schemaId } from './version.js';
 
@@ -73,13 +74,25 @@ export function toViolation(error: ErrorObject): Violation {
   const member = param === undefined ? undefined : (error.params as Record<string, unknown>)[param];
   const pointer =
     typeof member === 'string' ? `${error.instancePath}/${escapePointerToken(member)}` : error.instancePath;
-  return { schema_pointer: pointer, keyword: error.keyword, message: error.message ?? 'is invalid' };
+  const formatMessage =
+    error.keyword === 'format'
+      ? contractFormatMessage((error.params as { format?: unknown }).format)
+      : undefined;
+  return {
+    schema_pointer: pointer,
+    keyword: error.keyword,
+    message: formatMessage ?? error.message ?? 'is invalid',
+  };
 }
 
-/** Ajv 2020-12 in strict mode with formats; every named schema registered under its `$id`. */
+/**
+ * Ajv 2020-12 in strict mode with formats (ajv-formats and the contracts' own `display-text` and
+ * `decimal-6`); every named schema registered under its `$id`.
+ */
 export function createAjv(): Ajv {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats(ajv);
+  addContractFormats(ajv);
   for (const schema of Object.values(schemas)) ajv.addSchema(schema);
   return ajv;
 }

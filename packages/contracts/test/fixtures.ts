@@ -1,3 +1,4 @@
+import { addContractFormats } from '@agw/contracts';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -102,5 +103,7 @@ export function strictAjv(): { ajv: Ajv2020; messages: unknown[] } {
     logger: { log: record, warn: record, error: record },
   });
   addFormats(ajv);
+  // Strict ajv refuses unknown formats: the contracts' own (display-text, decimal-6) are registered.
+  addContractFormats(ajv);
   return { ajv, messages };
 }

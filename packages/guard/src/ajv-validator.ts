@@ -1,3 +1,4 @@
+import { addContractFormats, contractFormatMessage } from '@agw/contracts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -19,6 +20,8 @@ export interface AjvSchemaValidator extends SchemaValidator {
 export function createAjvSchemaValidator(): AjvSchemaValidator {
   const ajv = new Ajv2020({ strict: true, allErrors: true });
   addFormats(ajv);
+  // The contracts' own formats (display-text, decimal-6): strict ajv refuses a schema using them otherwise.
+  addContractFormats(ajv);
   const byObject = new WeakMap<object, ValidateFunction>();
 
   function compiled(schema: JsonSchema | string): ValidateFunction {
@@ -68,5 +71,9 @@ function toViolation(error: ErrorObject): SchemaViolation {
     typeof member === 'string'
       ? `${error.instancePath}/${member.replaceAll('~', '~0').replaceAll('/', '~1')}`
       : error.instancePath;
-  return { schema_pointer, keyword: error.keyword, message: error.message ?? 'is invalid' };
+  const formatMessage =
+    error.keyword === 'format'
+      ? contractFormatMessage((error.params as { format?: unknown }).format)
+      : undefined;
+  return { schema_pointer, keyword: error.keyword, message: formatMessage ?? error.message ?? 'is invalid' };
 }

@@ -7,8 +7,9 @@ import fc from 'fast-check';
  * outcome — the fuzzer asks ajv which side a value landed on — so the generators can stay simple.
  *
  * The subset covered is what the contracts use: object (properties, required, additionalProperties),
- * string (min/maxLength, pattern, format email/uri/date/date-time), integer, number (minimum, maximum,
- * exclusiveMinimum), boolean, null, array (items, min/maxItems), const, enum, anyOf/oneOf, and `{}`.
+ * string (min/maxLength, pattern, format email/uri/date/date-time; `display-text` is drawn like any
+ * string, with bidi controls and look-alike slashes among the nasty strings), integer, number (minimum,
+ * maximum, exclusiveMinimum, format `decimal-6`; {@link EXTREME_NUMBERS} among valid values too), boolean, null, array (items, min/maxItems), const, enum, anyOf/oneOf, and `{}`.
  */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -30,6 +31,10 @@ export const NASTY_STRINGS: readonly string[] = [
   '%00%0d%0a',
   '$'.concat('{jndi:ldap://x}'),
   '<script>alert(1)</script>',
+  'etc\u2215passwd',
+  'a\uff0fb\uff3cc',
+  '1\u20442',
+  '\u2066isolate\u2069',
   ' ',
   '',
 ];
@@ -49,6 +54,26 @@ export const NASTY_NUMBERS: readonly number[] = [
   Number.MAX_VALUE,
   -Number.MAX_VALUE,
   1.5,
+];
+
+/**
+ * Extremes every numeric field gets, among its valid values too (issue 12, finding 4): a bound-less
+ * `minimum: 0` accepted 1e308, which overflowed a handler's BigInt micro-credits into a 500. The
+ * largest and smallest doubles, -0, the first integer a double cannot hold (2^53+1 reads as 2^53) and a
+ * decimal longer than a double keeps.
+ */
+export const EXTREME_NUMBERS: readonly number[] = [
+  1e308,
+  -1e308,
+  5e-324,
+  -5e-324,
+  -0,
+  2 ** 53 + 1,
+  -(2 ** 53) - 1,
+  Number('0.1234567890123456789'),
+  Number('123456789.123456789'),
+  1e12,
+  1e12 + 0.5,
 ];
 
 const LEAF_JSON = fc.oneof(
@@ -109,15 +134,34 @@ export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown>
     case 'integer': {
       const min = num(schema, 'minimum') ?? (num(schema, 'exclusiveMinimum') ?? -1_000_001) + 1;
       const max = num(schema, 'maximum') ?? (num(schema, 'exclusiveMaximum') ?? 1_000_001) - 1;
-      return fc.integer({ min, max: Math.max(min, max) });
+      // fc.integer holds 32-bit bounds only; larger bounds (offsets up to 2^31-1) are drawn as doubles.
+      const inRange =
+        max - min <= 2 ** 31
+          ? fc.integer({ min, max: Math.max(min, max) })
+          : fc.double({ min, max, noNaN: true }).map(Math.trunc);
+      return fc.oneof(
+        { weight: 4, arbitrary: inRange },
+        { weight: 1, arbitrary: fc.constantFrom(...EXTREME_NUMBERS) },
+      );
     }
     case 'number': {
       const exclusive = num(schema, 'exclusiveMinimum');
       const min = num(schema, 'minimum') ?? (exclusive === undefined ? -1e6 : exclusive + 0.01);
       const max = num(schema, 'maximum') ?? 1e6;
+      // Amounts with the contracts' `decimal-6` format are drawn with at most 6 decimals.
+      const places = str(schema, 'format') === 'decimal-6' ? 1e6 : undefined;
+      const double = fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
       return fc.oneof(
-        fc.integer({ min: Math.ceil(min), max: Math.floor(max) }),
-        fc.double({ min, max, noNaN: true, noDefaultInfinity: true }),
+        {
+          weight: 2,
+          arbitrary: fc.integer({ min: Math.ceil(min), max: Math.min(Math.floor(max), 2 ** 31 - 1) }),
+        },
+        {
+          weight: 2,
+          arbitrary:
+            places === undefined ? double : double.map((value) => Math.round(value * places) / places),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(...EXTREME_NUMBERS) },
       );
     }
     case 'boolean':
@@ -273,7 +317,7 @@ export function mutatedValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknow
         .flatMap((value) => [value - 1, value, value + 1, value - 0.5, value + 0.5]);
       return fc.oneof(
         ...generic,
-        { weight: 3, arbitrary: fc.constantFrom(...NASTY_NUMBERS, ...edges) },
+        { weight: 3, arbitrary: fc.constantFrom(...NASTY_NUMBERS, ...EXTREME_NUMBERS, ...edges) },
         { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
         { weight: 1, arbitrary: fc.constantFrom('1', '1e3', '0x10') },
       );
@@ -292,6 +336,8 @@ function mutatedObject(schema: JsonSchema, depth: number): fc.Arbitrary<unknown>
     'extra',
     'organization_id',
     'constructor',
+    // A computed key makes an own member (JSON.stringify sends it), as JSON.parse reads one.
+    '__proto__',
     'toString',
     '',
     'ID',

@@ -33,7 +33,14 @@ export async function serve(options: ServeOptions, environment: ServeEnvironment
     if (error instanceof ConfigError) throw new ExitError(EXIT_CONFIG, error.message);
     throw error;
   }
-  const gateway = await startGateway(config);
+  let gateway: Awaited<ReturnType<typeof startGateway>>;
+  try {
+    gateway = await startGateway(config);
+  } catch (error) {
+    // A data folder other users can open is refused at start, one line like a bad variable.
+    if (error instanceof ConfigError) throw new ExitError(EXIT_CONFIG, error.message);
+    throw error;
+  }
   await environment.stopSignal;
   await gateway.close();
 }

@@ -77,7 +77,7 @@ export async function ensureOperatorKey(
  */
 export async function writeSecretFile(path: string, content: string): Promise<void> {
   const directory = dirname(path);
-  await mkdir(directory, { recursive: true });
+  await mkdir(directory, { recursive: true, mode: 0o700 });
   const temporary = join(directory, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await writeFile(temporary, content, { mode: 0o600, flag: 'wx' });

@@ -31,7 +31,7 @@ export async function checkMail(options: {
   }
   const directory = devMailboxDirectory(options.dataDir);
   try {
-    await mkdir(directory, { recursive: true });
+    await mkdir(directory, { recursive: true, mode: 0o700 });
     await access(directory, constants.W_OK);
     return { status: 'ok', transport: 'dev_mailbox' };
   } catch {

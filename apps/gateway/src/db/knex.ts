@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type { GatewayConfig } from '../config.js';
+import { usePrivateUmask } from '../data-dir.js';
 import type { Logger } from '../logger.js';
 
 /** Which database engine serves the gateway. */
@@ -63,7 +64,9 @@ export function openDatabase(
   // statement there (measured: `pg_sleep(1)` under a 200 ms timeout completes). Nor can a statement
   // wait on another session's lock: the process is the only session.
   const directory = join(config.dataDir, 'pglite');
-  mkdirSync(directory, { recursive: true });
+  // The cluster is private whoever opens it (`agw serve`, `agw migrate`, an embedder): src/data-dir.ts.
+  usePrivateUmask();
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const knex = knexFactory({
     client: ClientPGLite,
     dialect: 'postgres',

@@ -1,12 +1,14 @@
+import { capabilityMigrations, type DomainMigration } from '@agw/capabilities';
 import type { Knex } from 'knex';
 import { createAuditEvents } from './migrations/20261122000000-create-audit-events.js';
 import { createOnboarding } from './migrations/20261122010000-create-onboarding.js';
 import { createWallets } from './migrations/20261122020000-create-wallets.js';
-import { createDocuments } from './migrations/20261123010000-create-documents.js';
 import { createAuditChain } from './migrations/20261123020000-audit-chain.js';
 import { createInvokeJobs } from './migrations/20261123030000-create-invoke-jobs.js';
 import { createWalletSpend } from './migrations/20261123040000-create-wallet-spend.js';
 import { indexFinishedInvokeJobs } from './migrations/20261124010000-index-finished-invoke-jobs.js';
+import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
+import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -15,17 +17,48 @@ export interface GatewayMigration {
   down(knex: Knex): Promise<void>;
 }
 
-/** Every gateway migration, oldest first. Append only; never rename or reorder a published one. */
+/**
+ * The gateway's own migrations. Append only; never rename or reorder a published one. The domains'
+ * migrations (@agw/capabilities) join them in {@link allMigrations}: `20261123010000_create_documents`
+ * was published here and now lives in the documents domain under the same name.
+ */
 export const gatewayMigrations: readonly GatewayMigration[] = [
   createAuditEvents,
   createOnboarding,
   createWallets,
-  createDocuments,
   createAuditChain,
   createInvokeJobs,
   createWalletSpend,
   indexFinishedInvokeJobs,
+  createRuntimeRole,
+  hashIdempotencyKeys,
 ];
+
+/** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */
+function fromDomain(migration: DomainMigration): GatewayMigration {
+  const run = async (knex: Knex, statements: readonly string[]) => {
+    for (const statement of statements) await knex.raw(statement);
+  };
+  return {
+    name: migration.name,
+    up: (knex) => run(knex, migration.up),
+    down: (knex) => run(knex, migration.down),
+  };
+}
+
+/**
+ * One migration source: the gateway's and every domain's migrations, ordered by name (a timestamp
+ * prefix), the same on PostgreSQL and PGlite. A duplicate name is a programming error, refused at start.
+ */
+export function allMigrations(
+  domainMigrations: readonly DomainMigration[] = capabilityMigrations,
+): readonly GatewayMigration[] {
+  const all = [...gatewayMigrations, ...domainMigrations.map(fromDomain)];
+  all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const duplicate = all.find((migration, index) => index > 0 && all[index - 1]?.name === migration.name);
+  if (duplicate) throw new Error(`Two migrations are named ${duplicate.name}.`);
+  return all;
+}
 
 /** knex's bookkeeping table for the gateway's migrations. */
 export const MIGRATIONS_TABLE = 'agw_migrations';
@@ -55,14 +88,14 @@ export interface MigrationResult {
 }
 
 /**
- * Applies every pending gateway migration (knex's migration lock makes concurrent callers safe).
+ * Applies every pending migration, the gateway's and the domains' (knex's migration lock makes concurrent callers safe).
  *
  * @example
  * const { applied } = await runMigrations(database.knex);
  */
 export async function runMigrations(knex: Knex): Promise<MigrationResult> {
   const options = {
-    migrationSource: new CodeMigrationSource(gatewayMigrations),
+    migrationSource: new CodeMigrationSource(allMigrations()),
     tableName: MIGRATIONS_TABLE,
   };
   const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];

@@ -1,14 +1,15 @@
 import contentType from 'content-type';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { GatewayError } from './gateway-error.js';
 import { assertNoNulCharacter } from './nul-character.js';
 import type { GatewayState } from './state.js';
+import { decodeUtf8Strict } from './strict-utf8.js';
 
 /**
  * Parses a JSON request body into `ctx.state.body` for routes that take one.
  * Missing or non-JSON Content-Type → 415 `unsupported_media_type`; a body (declared or streamed) over
- * `limitBytes` → 413 `payload_too_large`; an empty or malformed body → 400 `invalid_json`; a string
+ * `limitBytes` → 413 `payload_too_large`; an empty, malformed or not UTF-8 body → 400 `invalid_json`; a string
  * holding U+0000 (which PostgreSQL cannot store) → 400 `validation_failed`.
  *
  * @example
@@ -18,23 +19,7 @@ export function jsonBody(limitBytes: number): Middleware<GatewayState> {
   return async (ctx, next) => {
     assertJsonContentType(ctx.get('content-type'));
 
-    const declared = ctx.get('content-length');
-    if (declared !== '' && Number(declared) > limitBytes) {
-      // Refuse before reading, and close the connection so the unread body is not parsed as a request.
-      throw tooLarge(limitBytes);
-    }
-    let text: string;
-    try {
-      text = await getRawBody(ctx.req, {
-        length: declared === '' ? undefined : declared,
-        limit: limitBytes,
-        encoding: 'utf-8',
-      });
-    } catch (error) {
-      const type = (error as { type?: unknown }).type;
-      if (type === 'entity.too.large') throw tooLarge(limitBytes);
-      throw new GatewayError('bad_request', { message: 'The request body could not be read.', cause: error });
-    }
+    const text = await readBodyText(ctx, limitBytes);
     if (text.trim() === '') {
       throw new GatewayError('invalid_json', {
         message: 'The request body is empty; send a JSON object, e.g. {}.',
@@ -48,6 +33,33 @@ export function jsonBody(limitBytes: number): Middleware<GatewayState> {
     assertNoNulCharacter(text, ctx.state.body);
     await next();
   };
+}
+
+/**
+ * Reads the raw request body (at most `limitBytes`) and decodes it as strict UTF-8. A declared
+ * Content-Length over the limit is refused before a byte is read (413, Connection: close); a streamed
+ * body is cut off at the limit (413); invalid UTF-8 → 400 `invalid_json` (src/http/strict-utf8.ts).
+ * Shared by {@link jsonBody} and the MCP endpoint, so every body is read the same way.
+ */
+export async function readBodyText(ctx: Context, limitBytes: number): Promise<string> {
+  const declared = ctx.get('content-length');
+  if (declared !== '' && Number(declared) > limitBytes) {
+    // Refuse before reading, and close the connection so the unread body is not parsed as a request.
+    throw tooLarge(limitBytes);
+  }
+  let bytes: Buffer;
+  try {
+    // No `encoding`: raw-body would decode leniently (invalid bytes → U+FFFD).
+    bytes = await getRawBody(ctx.req, {
+      length: declared === '' ? undefined : declared,
+      limit: limitBytes,
+    });
+  } catch (error) {
+    const type = (error as { type?: unknown }).type;
+    if (type === 'entity.too.large') throw tooLarge(limitBytes);
+    throw new GatewayError('bad_request', { message: 'The request body could not be read.', cause: error });
+  }
+  return decodeUtf8Strict(bytes);
 }
 
 function assertJsonContentType(header: string): void {
@@ -75,7 +87,8 @@ function assertJsonContentType(header: string): void {
   }
 }
 
-function tooLarge(limitBytes: number): GatewayError {
+/** 413 for a body over `limitBytes`; the connection closes, so an unread rest is never parsed. */
+export function tooLarge(limitBytes: number): GatewayError {
   return new GatewayError('payload_too_large', {
     message: `The request body exceeds the limit of ${limitBytes} bytes.`,
     headers: { Connection: 'close' },

@@ -5,6 +5,7 @@ import { auditTransport, recordAuditEvent } from '../audit.js';
 import type { MetaToolContext } from '../http/exchange.js';
 import type { GatewayError } from '../http/gateway-error.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import { auditKeyHash, hashIdempotencyKey } from './key-hash.js';
 import { REPLAYED_HEADER } from './key-header.js';
 import type { IdempotencyScope, IdempotencyStore } from './store.js';
 
@@ -23,6 +24,12 @@ export interface MutationSuccess {
   readonly auditDetails?: Readonly<Record<string, unknown>>;
   /** Runs after commit (e.g. sending staged mail); never awaited by the response. */
   readonly afterCommit?: () => void;
+  /**
+   * What a replay answers instead of `body`, when the first answer carried a secret that no later
+   * request may receive (a replay of /register has no principal to tie the bootstrap key to). It is
+   * stored in place of `body`, so the secret is never stored at all.
+   */
+  readonly replayBody?: unknown;
 }
 
 /**
@@ -33,12 +40,22 @@ export class StoredRefusal {
   constructor(readonly error: GatewayError) {}
 }
 
+/**
+ * A refusal decided by a guard inside the transaction, before the handler ran (billing's funds or caps,
+ * egress): its audit rows commit, but nothing is stored under the key, so the same request with the same
+ * key runs once the operator changed what refused it (security rules §1.2 rule 8; Stripe stores results
+ * only once the endpoint began executing).
+ */
+export class ReleasedRefusal {
+  constructor(readonly error: GatewayError) {}
+}
+
 /** Options of {@link runIdempotent}. */
 export interface RunIdempotentOptions {
   readonly knex: Knex;
   readonly store: IdempotencyStore;
   readonly box: SecretBox;
-  /** (tenant, principal) of the scope; the key comes from the header. */
+  /** (tenant, principal) of the scope and the client's key in clear; only its keyed hash is stored. */
   readonly scope: IdempotencyScope;
   /** Route template, part of the fingerprint. */
   readonly route: string;
@@ -56,14 +73,17 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * byte for byte with `Idempotent-Replayed: true`; otherwise claims the key and runs `handler` in one
  * transaction together with the fence, the audit row and the stored answer. A throw rolls back and
  * releases the claim (nothing stored, the key may be reused); a returned {@link StoredRefusal}
- * commits and is stored like a success.
+ * commits and is stored like a success; a returned {@link ReleasedRefusal} commits and is not stored.
+ * The key is stored and audited only as its keyed hash (the audit keeps a 16-hex prefix).
  */
 export async function runIdempotent(
   ctx: MetaToolContext,
   options: RunIdempotentOptions,
-  handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal>,
+  handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal | ReleasedRefusal>,
 ): Promise<void> {
-  const { knex, store, box, scope } = options;
+  const { knex, store, box } = options;
+  const scope = { ...options.scope, key: hashIdempotencyKey(box, options.scope.key) };
+  const keyHash = auditKeyHash(scope.key);
   const fingerprint = box
     .mac(
       'idempotency-fingerprint',
@@ -84,7 +104,7 @@ export async function runIdempotent(
       action: options.audit.action,
       outcome: 'replayed',
       httpStatus: begun.response.status,
-      details: { ...options.audit.details, idempotency_key: scope.key, replayed: true },
+      details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
     });
     return;
   }
@@ -95,29 +115,40 @@ export async function runIdempotent(
     answer = await knex.transaction(async (trx) => {
       await store.fence(trx, scope, requestId);
       const outcome = await handler(trx);
+      const refused = !isSuccess(outcome);
       const rendered = render(outcome, ctx.state.auditId);
+      const auditRow = {
+        audit_id: ctx.state.auditId,
+        request_id: ctx.state.requestId,
+        actor: options.audit.actor,
+        action: options.audit.action,
+        outcome: refused ? 'denied' : 'succeeded',
+        http_status: rendered.status,
+        details: JSON.stringify({
+          ...options.audit.details,
+          ...(refused ? { code: outcome.error.code } : outcome.auditDetails),
+          idempotency_key_hash: keyHash,
+          ...(outcome instanceof ReleasedRefusal ? { stored: false } : {}),
+          transport: auditTransport(),
+        }),
+      };
+      if (outcome instanceof ReleasedRefusal) {
+        await store.discard(trx, scope, requestId, auditRow);
+        return rendered;
+      }
+      const stored =
+        !refused && outcome.replayBody !== undefined
+          ? { text: JSON.stringify(outcome.replayBody), encrypt: false }
+          : { text: rendered.text, encrypt: options.encrypt && !refused };
       await store.complete(
         trx,
         scope,
         requestId,
-        { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(rendered.text, 'utf8') },
-        options.encrypt && !(outcome instanceof StoredRefusal),
-        {
-          audit_id: ctx.state.auditId,
-          request_id: ctx.state.requestId,
-          actor: options.audit.actor,
-          action: options.audit.action,
-          outcome: outcome instanceof StoredRefusal ? 'denied' : 'succeeded',
-          http_status: rendered.status,
-          details: JSON.stringify({
-            ...options.audit.details,
-            ...(outcome instanceof StoredRefusal ? { code: outcome.error.code } : outcome.auditDetails),
-            idempotency_key: scope.key,
-            transport: auditTransport(),
-          }),
-        },
+        { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(stored.text, 'utf8') },
+        stored.encrypt,
+        auditRow,
       );
-      if (!(outcome instanceof StoredRefusal)) afterCommit = outcome.afterCommit;
+      if (!refused) afterCommit = outcome.afterCommit;
       return rendered;
     });
   } catch (error) {
@@ -133,8 +164,15 @@ export async function runIdempotent(
   afterCommit?.();
 }
 
-function render(outcome: MutationSuccess | StoredRefusal, auditId: string): { status: number; text: string } {
-  if (outcome instanceof StoredRefusal) {
+function isSuccess(outcome: MutationSuccess | StoredRefusal | ReleasedRefusal): outcome is MutationSuccess {
+  return !(outcome instanceof StoredRefusal || outcome instanceof ReleasedRefusal);
+}
+
+function render(
+  outcome: MutationSuccess | StoredRefusal | ReleasedRefusal,
+  auditId: string,
+): { status: number; text: string } {
+  if (!isSuccess(outcome)) {
     const { code, options } = outcome.error;
     const envelope = errorEnvelope(code, {
       auditId,

@@ -2,7 +2,10 @@ import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
-/** Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). */
+/**
+ * Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). Given to
+ * the store, `key` is the keyed hash (`hashIdempotencyKey`), never the client's key in clear.
+ */
 export interface IdempotencyScope {
   readonly tenant: string;
   readonly principal: string;
@@ -162,6 +165,27 @@ export class IdempotencyStore {
         response_encrypted: encrypt,
       });
     if (updated !== 1) throw inProgress();
+  }
+
+  /**
+   * Inside the business transaction, instead of {@link complete}: deletes the fenced claim, so the
+   * transaction's other writes (audit rows) commit but nothing is stored under the key and a later
+   * request with it runs. `auditRow` is inserted by the same statement.
+   */
+  async discard(
+    trx: Knex.Transaction,
+    scope: IdempotencyScope,
+    requestId: string,
+    auditRow: Record<string, unknown>,
+  ): Promise<void> {
+    const result: number | { rowCount?: number; affectedRows?: number } = await trx(TABLE)
+      .with('audit', trx('audit_events').insert(auditRow))
+      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
+      .andWhere({ locked_by: requestId })
+      .delete();
+    // knex's PostgreSQL dialect answers a count; the PGlite adapter the driver's result.
+    const deleted = typeof result === 'number' ? result : (result.rowCount ?? result.affectedRows);
+    if (deleted !== 1) throw inProgress();
   }
 
   /** After a rollback: deletes the claim so a retry with the same key runs again. */

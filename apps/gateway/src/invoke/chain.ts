@@ -1,4 +1,4 @@
-import type { CapabilityDataPort, CapabilityFetch } from '@agw/capabilities';
+import type { CapabilityFetch } from '@agw/capabilities';
 import { createValidator } from '@agw/contracts';
 import {
   type Clock,
@@ -15,7 +15,7 @@ import {
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { GatewayConfig } from '../config.js';
-import { createKnexInstallationStore, createKnexKeyStore, toIso } from '../keys/key-store.js';
+import { createKnexInstallationStore, createKnexKeyStore } from '../keys/key-store.js';
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
@@ -50,7 +50,8 @@ export interface InvokeRuntime {
   readonly chain: GuardChain;
   readonly executor: KnexExecutor;
   readonly wallet: WalletStore;
-  readonly data: CapabilityDataPort;
+  /** The pool: a free read's handler gets a short transaction of its own (src/invoke/handler-context.ts). */
+  readonly knex: Knex;
   readonly clock: Clock;
   /** Key records by prefix, cached (src/keys/state-cache.ts): also what search and describe read. */
   readonly keys: KeyStore;
@@ -123,60 +124,11 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     chain,
     executor,
     wallet,
-    data: createKnexDataPort(executor),
+    knex,
     clock,
     keys,
     // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome. Most
     // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
     fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),
-  };
-}
-
-/** The handlers' query port over the current connection. */
-function createKnexDataPort(executor: KnexExecutor): CapabilityDataPort {
-  return {
-    async getOrganization(organizationId) {
-      const row = await executor
-        .current()('organizations')
-        .where({ id: organizationId })
-        .first('id', 'name', 'short_id', 'is_active', 'created_at', 'updated_at');
-      if (!row) return undefined;
-      return {
-        id: row.id,
-        name: row.name,
-        short_id: row.short_id,
-        is_active: row.is_active,
-        created_at: toIso(row.created_at),
-        updated_at: toIso(row.updated_at),
-      };
-    },
-    async insertDocument(document) {
-      // One parameterized statement on the invoke's savepoint (the hot path stays one round trip).
-      const result = await executor.current().raw(
-        `insert into documents
-           (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content, created_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?)
-         returning id, created_at`,
-        [
-          document.organization_id,
-          document.installation_id,
-          document.file_name,
-          document.mime_type,
-          document.content.byteLength,
-          document.sha256,
-          Buffer.from(document.content.buffer, document.content.byteOffset, document.content.byteLength),
-          document.created_at,
-        ],
-      );
-      const row = result.rows[0] as { id: string; created_at: Date | string };
-      return {
-        id: row.id,
-        file_name: document.file_name,
-        mime_type: document.mime_type,
-        size_bytes: document.content.byteLength,
-        sha256: document.sha256,
-        created_at: toIso(row.created_at),
-      };
-    },
   };
 }

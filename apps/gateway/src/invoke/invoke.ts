@@ -5,8 +5,9 @@ import { type ChainRun, GuardDenied, type Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { MetaToolContext } from '../http/exchange.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
+import { hashIdempotencyKey } from '../idempotency/key-hash.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
-import { runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import { ReleasedRefusal, runIdempotent, StoredRefusal } from '../idempotency/run.js';
 import { acceptJob } from '../jobs/accept.js';
 import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
 import { resolveCapability } from '../meta-tools/describe.js';
@@ -14,6 +15,7 @@ import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import type { InvokeRuntime } from './chain.js';
 import { toGuardRequest } from './guard-request.js';
+import { callHandler } from './handler-context.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { answerError, answerRefusal, faultCode } from './refusal.js';
 
@@ -52,13 +54,20 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   if (contract.mutating && request.idempotency_key === undefined) {
     throw new GatewayError('idempotency_key_required', {
       message: `${contract.id} changes state: send an idempotency_key (16 to 128 characters).`,
+      // The table's hint covers the access endpoints' header too; invoke takes the key in its body.
+      hint: 'Add "idempotency_key" to the invoke body (16 to 128 visible ASCII characters, e.g. a UUID v4) and send the same value on every retry of this call.',
       schemaPointer: '/idempotency_key',
     });
   }
   const { chain } = deps.runtime;
+  // The chain (charge scope, audit, a job's row) sees only the key's keyed hash, never the key.
+  const keyHash =
+    request.idempotency_key === undefined
+      ? undefined
+      : hashIdempotencyKey(deps.access.box, request.idempotency_key);
   const checked = await chain.run(
     toGuardRequest(ctx, contract, request.params, {
-      idempotencyKey: request.idempotency_key,
+      idempotencyKey: keyHash,
       approvalToken: request.approval_token,
     }),
     { until: 'policy' },
@@ -138,10 +147,14 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     async (trx) => {
       const executed = await execute(trx);
       if (executed.kind === 'refused') {
-        // A fault rolls back and releases the key (a retry may succeed); a decided refusal is stored.
+        // A fault rolls back and releases the key (a retry may succeed). The handler's own decision
+        // (a CapabilityError: not_found, conflict, validation_failed) is stored: it ran. A guard's
+        // refusal (billing, egress) commits its audit but is not stored, so once the operator funds
+        // the wallet or allows the host the same key runs (docs/decisions.md, idempotency).
         const { code } = executed.error;
         if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
-        return new StoredRefusal(executed.error);
+        if (executed.error.cause instanceof CapabilityError) return new StoredRefusal(executed.error);
+        return new ReleasedRefusal(executed.error);
       }
       return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
     },
@@ -149,7 +162,10 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   markReplay(ctx);
 }
 
-/** Audit, billing, egress; the handler (a mutating one in a savepoint); settle (charge + outcome audit). */
+/**
+ * Audit, billing, egress; the handler as the tenant's runtime role (a mutating one in a savepoint,
+ * src/invoke/handler-context.ts); settle (charge + outcome audit).
+ */
 export async function runHandler(
   runtime: InvokeRuntime,
   checked: ChainRun,
@@ -157,7 +173,7 @@ export async function runHandler(
   handler: CapabilityHandler<never>,
   request: InvokeRequest,
 ): Promise<Executed> {
-  const { chain, executor } = runtime;
+  const { chain } = runtime;
   const run = await chain.resume(checked);
   if (run.outcome !== 'pass') {
     const settlement = await chain.settle(run);
@@ -177,25 +193,15 @@ export async function runHandler(
       auditId: settlement.auditId ?? '',
     };
   }
-  const principal = run.context.facts.principal as Principal;
-  const trx = executor.current() as Knex.Transaction;
   let result: unknown;
   try {
-    const handle = () =>
-      handler.handle(request.params as never, {
-        organizationId: principal.organization_id,
-        installationId: principal.installation_id,
-        now: runtime.clock.now(),
-        db: runtime.data,
-        wallet: runtime.wallet as never,
-        fetch: runtime.fetchFor(run.context.facts.egressHosts ?? []),
-      });
-    // A mutating handler runs in a savepoint: its writes roll back on failure, the failure's audit record
-    // still commits. A read has nothing to undo and runs directly in the transaction (two round trips
-    // fewer on the hot path; a read whose own SQL fails aborts the transaction and answers 500).
-    result = contract.mutating
-      ? await trx.transaction((savepoint) => executor.within(savepoint, handle))
-      : await handle();
+    result = await callHandler(runtime, {
+      handler,
+      params: request.params,
+      principal: run.context.facts.principal as Principal,
+      egressHosts: run.context.facts.egressHosts ?? [],
+      mutating: contract.mutating,
+    });
   } catch (thrown) {
     const refusal = handlerRefusal(thrown);
     const settlement = await chain.settle(run, { status: 'failed', code: refusal.code });

@@ -60,7 +60,8 @@ export async function acceptJob(
     capability_id: contract.id,
     capability_version: contract.version,
     params: request.params,
-    idempotency_key: request.idempotency_key ?? null,
+    // The keyed hash the chain was given (src/invoke/invoke.ts), never the client's key in clear.
+    idempotency_key: snapshot.request.idempotencyKey ?? null,
     run_state: runState,
     max_attempts: DEFAULT_MAX_ATTEMPTS,
     accepted_audit_id: auditId,

@@ -2,13 +2,15 @@ import type { Router } from '@koa/router';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Knex } from 'knex';
 import type { Context } from 'koa';
-import getRawBody from 'raw-body';
 import { recordAuditEvent } from '../audit.js';
+import { readBodyText } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { anonymousBodyLimit, refusedBeforeBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
 import { authenticateKey } from '../keys/authenticate.js';
 import type { MetaToolHandlers } from '../routes/meta-tools.js';
 import { createHostCheck } from './host-check.js';
+import { separateToolArguments } from './raw-arguments.js';
 import { createMcpServer } from './server.js';
 
 /** What the MCP endpoint needs. */
@@ -30,22 +32,33 @@ const CHALLENGE = 'Bearer realm="agent-gateway"';
  * resume and no session to end (the transport spec allows 405 for both).
  *
  * Before the MCP layer: Host/Origin validation (403 `origin_forbidden`), the installation key when one
- * is sent (an invalid one is HTTP 401 with a Bearer challenge, a bootstrap key 403) and the body limit
- * (413). Those answers are the gateway's error envelope, like every other endpoint; JSON-RPC problems
+ * is sent (an invalid one is HTTP 401 with a Bearer challenge, a bootstrap key 403) — checked before
+ * the body is read — and the body limit (413: BODY_LIMIT_BYTES with a valid key, 64 KiB without) and
+ * strict UTF-8 (400 `invalid_json`). Those answers are the gateway's error envelope, like every other endpoint; JSON-RPC problems
  * (bad JSON, not a JSON-RPC message, unsupported protocol version) are the SDK's JSON-RPC errors.
  */
 export function registerMcpRoutes(router: Router<GatewayState>, options: McpRouteOptions): void {
   const checkHost = createHostCheck(options.publicBaseUrl);
   router.post('/mcp', async (ctx) => {
     checkHost(ctx.get('host'), ctx.headers.origin);
-    const authenticated = await authenticate(options.knex, ctx.headers.authorization);
-    const text = await readBody(ctx, options.bodyLimitBytes);
+    let authenticated: boolean;
+    try {
+      authenticated = await authenticate(options.knex, ctx.headers.authorization);
+    } catch (thrown) {
+      throw refusedBeforeBody(ctx, thrown);
+    }
+    // Read only after the key: an anonymous caller (search and describe only) gets the small limit.
+    const limit = authenticated ? options.bodyLimitBytes : anonymousBodyLimit(options.bodyLimitBytes);
+    const text = await readBodyText(ctx, limit);
+    // Tool arguments bypass the SDK's copy and are validated like the HTTP routes' bodies.
+    const toolCalls = separateToolArguments(text);
 
     let challenge = false;
     const server = createMcpServer({
       knex: options.knex,
       metaTools: options.metaTools,
-      http: { headers: ctx.headers, ip: ctx.ip, state: ctx.state },
+      http: { headers: ctx.headers, ip: ctx.ip, state: ctx.state, body: text },
+      toolArguments: toolCalls.lookup,
       authenticated,
       onRefusal: (code) => {
         ctx.state.errorCode ??= code;
@@ -58,7 +71,9 @@ export function registerMcpRoutes(router: Router<GatewayState>, options: McpRout
     });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(toWebRequest(ctx, options.publicBaseUrl, text));
+      const response = await transport.handleRequest(
+        toWebRequest(ctx, options.publicBaseUrl, toolCalls.body),
+      );
       ctx.status = response.status;
       response.headers.forEach((value, name) => {
         if (name !== 'content-length') ctx.set(name, value);
@@ -111,26 +126,6 @@ async function authenticate(knex: Knex, authorization: string | undefined): Prom
       });
     }
     throw thrown;
-  }
-}
-
-async function readBody(ctx: Context, limitBytes: number): Promise<string> {
-  const declared = ctx.get('content-length');
-  const tooLarge = () =>
-    new GatewayError('payload_too_large', {
-      message: `The request body exceeds the limit of ${limitBytes} bytes.`,
-      headers: { Connection: 'close' },
-    });
-  if (declared !== '' && Number(declared) > limitBytes) throw tooLarge();
-  try {
-    return await getRawBody(ctx.req, {
-      length: declared === '' ? undefined : declared,
-      limit: limitBytes,
-      encoding: 'utf-8',
-    });
-  } catch (error) {
-    if ((error as { type?: unknown }).type === 'entity.too.large') throw tooLarge();
-    throw new GatewayError('bad_request', { message: 'The request body could not be read.', cause: error });
   }
 }
 

@@ -9,6 +9,7 @@ import {
 import type { Knex } from 'knex';
 import type { MetaToolHandlers } from '../routes/meta-tools.js';
 import { GATEWAY_VERSION } from '../version.js';
+import type { ToolArgumentsLookup } from './raw-arguments.js';
 import { callMetaTool, type McpHttpFacts } from './tool-call.js';
 import { visibleTools } from './tools.js';
 
@@ -28,6 +29,8 @@ export interface McpServerOptions {
   readonly authenticated: boolean;
   /** Called with the error code of each refused tool call. */
   readonly onRefusal: (code: string) => void;
+  /** The tools/call arguments as JSON.parse read them (src/mcp/raw-arguments.ts); else the SDK's. */
+  readonly toolArguments?: ToolArgumentsLookup;
 }
 
 /**
@@ -41,8 +44,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visibleTools(options.authenticated) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: args } = request.params;
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    // The arguments as JSON.parse read them, not the SDK's copy (which drops a `__proto__` member).
+    const raw = options.toolArguments?.(extra.requestId);
+    const args = raw?.found === true ? raw.value : request.params.arguments;
     const tool = findMetaTool(name);
     if (!tool) {
       throw new McpError(

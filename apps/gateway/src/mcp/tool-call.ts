@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { recordAuditEvent, withAuditTransport } from '../audit.js';
 import { publicErrorEnvelope, toGatewayError } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { assertNoNulCharacter } from '../http/nul-character.js';
 import type { GatewayState } from '../http/state.js';
 import type { MetaToolHandler } from '../routes/meta-tools.js';
 import { McpExchange } from './exchange.js';
@@ -15,6 +16,11 @@ export interface McpHttpFacts {
   readonly headers: IncomingHttpHeaders;
   readonly ip: string;
   readonly state: Pick<GatewayState, 'requestId' | 'log'>;
+  /**
+   * The request body as read (the JSON-RPC text): the NUL check scans it first, as the HTTP body
+   * parser scans its text. Without it the arguments are serialized for that scan.
+   */
+  readonly body?: string;
 }
 
 /** A tool call's result plus what the HTTP response should say about it. */
@@ -48,6 +54,9 @@ export async function callMetaTool(
   });
   return withAuditTransport('mcp', async () => {
     try {
+      // The arguments are what the HTTP routes get as their body (see raw-arguments.ts), and get the
+      // same checks: the body parser's (NUL characters), then the handler's schema validation.
+      assertNoNulCharacter(http.body ?? JSON.stringify(args ?? null), args);
       await handler(exchange);
     } catch (thrown) {
       const error = toGatewayError(thrown);

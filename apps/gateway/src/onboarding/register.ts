@@ -16,10 +16,18 @@ export async function readAccessMode(knex: Knex): Promise<'open' | 'invite_only'
   return value === 'invite_only' ? 'invite_only' : 'open';
 }
 
+/** What a replay of /register says instead of the bootstrap key (shown once). */
+export const REGISTER_REPLAY_HINT =
+  'The bootstrap key is shown only in the first answer to this registration, never in a replay. ' +
+  'If it was lost, register again with a new Idempotency-Key and another app slug, or ask the gateway operator.';
+
 /**
  * POST /register (no auth): creates the app and a bootstrap key (scope `platform:bootstrap`, 1 h,
  * valid once for POST /organizations). Under `invite_only` the owner_email must be invited (403
- * `forbidden` otherwise); the invite's `used_at` records its first use. 201 RegisterResponse.
+ * `forbidden` otherwise); the invite's `used_at` records its first use. A slug that is taken is 409
+ * `conflict` naming it. 201 RegisterResponse. Anyone who knows a request's Idempotency-Key and body can
+ * replay it (there is no principal), so a replay answers the registration without the bootstrap key:
+ * only that is stored (issue 12, finding 2; docs/decisions.md).
  */
 export async function register(ctx: AccessContext, services: AccessServices, caller: Caller): Promise<void> {
   const key = parseIdempotencyKey(ctx.headers['idempotency-key']);
@@ -42,10 +50,15 @@ export async function register(ctx: AccessContext, services: AccessServices, cal
       scope: { tenant: 'anonymous', principal: accessRoutes.register, key },
       route: accessRoutes.register,
       body,
-      encrypt: true,
+      // Nothing secret is stored: the replay body has no bootstrap key.
+      encrypt: false,
       audit: { actor: caller.actor, action: 'app.register', details: {} },
     },
     async (trx) => {
+      // Serialises registrations of one slug across instances (an advisory lock rather than a unique
+      // index: databases from before this rule may hold duplicate slugs, which an index would refuse).
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`agw:app-slug:${body.app.slug}`]);
+      if (await trx('apps').where({ slug: body.app.slug }).first('id')) throw slugTaken(body.app.slug);
       const [app] = await trx('apps')
         .insert({
           slug: body.app.slug,
@@ -72,7 +85,26 @@ export async function register(ctx: AccessContext, services: AccessServices, cal
         agent_email: body.agent_email ?? null,
         bootstrap_key: { token: bootstrap.token, expires_at: bootstrap.expiresAt, scopes: bootstrap.scopes },
       };
-      return { status: 201, body: response, auditDetails: { app_id: app.id, key_prefix: bootstrap.prefix } };
+      const replay: RegisterResponse = {
+        ...response,
+        bootstrap_key: null,
+        replayed: true,
+        hint: REGISTER_REPLAY_HINT,
+      };
+      return {
+        status: 201,
+        body: response,
+        replayBody: replay,
+        auditDetails: { app_id: app.id, key_prefix: bootstrap.prefix },
+      };
     },
   );
+}
+
+function slugTaken(slug: string): GatewayError {
+  return new GatewayError('conflict', {
+    message: `The app slug "${slug}" is already registered.`,
+    hint: 'Choose another app.slug; a slug names one registered app.',
+    schemaPointer: '/app/slug',
+  });
 }

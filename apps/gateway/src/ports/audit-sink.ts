@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
+import { auditKeyHash } from '../idempotency/key-hash.js';
 import { auditBatcherFor } from './audit-batcher.js';
 import type { KnexExecutor } from './executor.js';
 
@@ -13,7 +14,23 @@ function statusOf(record: AuditRecord): number {
 
 /** The `audit_events` row of a record (its own id, or a fresh one). */
 function toRow(record: AuditRecord) {
-  const { audit_id, occurred_at, request_id, actor_type, actor_id, action, outcome, ...details } = record;
+  const {
+    audit_id,
+    occurred_at,
+    request_id,
+    actor_type,
+    actor_id,
+    action,
+    outcome,
+    idempotency_key,
+    ...rest
+  } = record;
+  // The gateway hands the chain the key's keyed hash (src/idempotency/key-hash.ts); the audit, which
+  // operators read, keeps only a prefix of it for correlation.
+  const details = {
+    ...rest,
+    idempotency_key_hash: idempotency_key === null ? null : auditKeyHash(idempotency_key),
+  };
   return {
     audit_id: audit_id ?? randomUUID(),
     occurred_at,

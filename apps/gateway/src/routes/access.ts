@@ -4,7 +4,9 @@ import type { Router } from '@koa/router';
 import { recordAuditEvent } from '../audit.js';
 import { jsonBody } from '../http/body.js';
 import { toGatewayError } from '../http/error-handler.js';
+import { anonymousBodyLimit, keyedJsonBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
+import { authenticateKey } from '../keys/authenticate.js';
 import type { AccessContext, Caller } from '../onboarding/context.js';
 import { orgCurrent } from '../onboarding/org-current.js';
 import { createOrganization } from '../onboarding/organizations.js';
@@ -27,7 +29,20 @@ type Handler = (ctx: AccessContext, services: AccessServices, caller: Caller) =>
  */
 export function registerAccessRoutes(router: Router<GatewayState>, options: AccessRouteOptions): void {
   const { services } = options;
-  const body = jsonBody(options.bodyLimitBytes);
+  // The key is checked before the body is read (issue 12, finding 3); /register has no key, so its
+  // body gets the anonymous limit. The check accepts a spent key too: the handler authenticates again
+  // and decides (a spent key may still replay the answer that spent it).
+  const anonymousBody = jsonBody(anonymousBodyLimit(options.bodyLimitBytes));
+  const keyed = (kind: 'bootstrap' | 'installation', action: string) =>
+    keyedJsonBody(async (authorization, ctx) => {
+      try {
+        await authenticateKey(services.knex, authorization, { kind, spentIsLive: true });
+      } catch (thrown) {
+        await auditRefusal(ctx, services, { actor: 'anonymous' }, action, thrown);
+        throw thrown;
+      }
+      return true;
+    }, options.bodyLimitBytes);
   const route = (action: string, handler: Handler) => async (ctx: AccessContext) => {
     const caller: Caller = { actor: 'anonymous' };
     try {
@@ -37,29 +52,15 @@ export function registerAccessRoutes(router: Router<GatewayState>, options: Acce
       throw thrown;
     }
   };
-  router.post('/register', body, route('app.register', register));
-  router.post('/organizations', body, route('organization.create', createOrganization));
-  router.post(
-    '/owner-otp/claim',
-    body,
-    route('otp.owner.claim', (c, s, a) => redeemCode(c, s, a, 'owner')),
-  );
-  router.post(
-    '/owner-otp/resend',
-    body,
-    route('otp.owner.resend', (c, s, a) => resendCode(c, s, a, 'owner')),
-  );
-  router.post(
-    '/agent-otp/verify',
-    body,
-    route('otp.agent.verify', (c, s, a) => redeemCode(c, s, a, 'agent')),
-  );
-  router.post(
-    '/agent-otp/resend',
-    body,
-    route('otp.agent.resend', (c, s, a) => resendCode(c, s, a, 'agent')),
-  );
-  router.post('/keys/rotate', body, route('key.rotate', rotateKey));
+  const post = (path: string, kind: 'bootstrap' | 'installation', action: string, handler: Handler) =>
+    router.post(path, keyed(kind, action), route(action, handler));
+  router.post('/register', anonymousBody, route('app.register', register));
+  post('/organizations', 'bootstrap', 'organization.create', createOrganization);
+  post('/owner-otp/claim', 'installation', 'otp.owner.claim', (c, s, a) => redeemCode(c, s, a, 'owner'));
+  post('/owner-otp/resend', 'installation', 'otp.owner.resend', (c, s, a) => resendCode(c, s, a, 'owner'));
+  post('/agent-otp/verify', 'installation', 'otp.agent.verify', (c, s, a) => redeemCode(c, s, a, 'agent'));
+  post('/agent-otp/resend', 'installation', 'otp.agent.resend', (c, s, a) => resendCode(c, s, a, 'agent'));
+  post('/keys/rotate', 'installation', 'key.rotate', rotateKey);
   router.get('/org/current', route('org.current', orgCurrent));
 }
 

@@ -30,6 +30,7 @@ import { normalizeEmail, validateAdminInput } from '../admin/validation.js';
 import { registerWalletRoutes } from '../admin/wallets.js';
 import { jsonBody } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { refusedBeforeBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
 
 /** What the admin routes need. */
@@ -76,7 +77,13 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
   const route =
     (handler: (call: AdminCall) => Promise<void>, withBody = false) =>
     async (ctx: Context) => {
-      const operator = await authenticateOperator(knex, ctx.get('authorization') || undefined);
+      let operator: OperatorPrincipal;
+      try {
+        operator = await authenticateOperator(knex, ctx.get('authorization') || undefined);
+      } catch (thrown) {
+        // Refused before the body is read: the connection closes instead of draining the body.
+        throw refusedBeforeBody(ctx, thrown);
+      }
       if (withBody) await parseBody(ctx, async () => {});
       const call: AdminCall = {
         ctx,

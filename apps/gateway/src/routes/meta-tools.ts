@@ -1,14 +1,16 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { MAX_UPLOAD_BASE64_LENGTH, type MetaToolDefinition, metaTools } from '@agw/contracts';
+import { installationKeyGuard } from '@agw/guard';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
-import { jsonBody } from '../http/body.js';
 import type { MetaToolContext } from '../http/exchange.js';
+import { type KeyCheck, keyedJsonBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
 import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/chain.js';
 import { dryRun } from '../invoke/dry-run.js';
 import { invoke } from '../invoke/invoke.js';
 import type { JobWorker } from '../jobs/worker.js';
+import { checkKey } from '../keys/authenticate.js';
 import { createCatalogCallerResolver } from '../meta-tools/access.js';
 import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
@@ -52,6 +54,19 @@ export type MetaToolHandlers = Readonly<Record<MetaToolDefinition['name'], MetaT
 export function createMetaToolHandlers(
   options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>,
 ): MetaToolHandlers {
+  return createMetaTools(options).handlers;
+}
+
+/** The meta-tool handlers and the key checks their HTTP routes run before reading a body. */
+interface MetaTools {
+  readonly handlers: MetaToolHandlers;
+  /** search_capabilities, describe: no header is anonymous; a header must hold a valid installation key. */
+  readonly optionalKey: KeyCheck;
+  /** dry_run, invoke: a valid installation key is required (the guard chain checks it again). */
+  readonly requiredKey: KeyCheck;
+}
+
+function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>): MetaTools {
   const { knex } = options;
   const index = buildSearchIndex(options.catalog);
   const versions = groupVersions(options.catalog);
@@ -65,7 +80,20 @@ export function createMetaToolHandlers(
     options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
   );
   options.jobs?.attach({ runtime, versions, handlers });
-  return {
+  // Before the body is read: the same guard and cached key records as the chain's first guard, so a
+  // valid key costs no extra query and a refused one gets the envelope the chain would have given.
+  const installationKey = installationKeyGuard({
+    keys: runtime.keys,
+    clock: runtime.clock,
+    acceptKinds: ['installation'],
+  });
+  const requiredKey: KeyCheck = async (authorization) => {
+    await checkKey(installationKey, authorization);
+    return true;
+  };
+  const optionalKey: KeyCheck = async (authorization, ctx) =>
+    authorization === undefined ? false : requiredKey(authorization, ctx);
+  const tools: MetaToolHandlers = {
     async search_capabilities(ctx) {
       const caller = await resolveCatalogCaller(ctx.headers.authorization);
       const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
@@ -81,6 +109,7 @@ export function createMetaToolHandlers(
     dry_run: (ctx) => dryRun(ctx, runtime, versions, handlers),
     invoke: (ctx) => invoke(ctx, { runtime, versions, handlers, access: options.access }),
   };
+  return { handlers: tools, optionalKey, requiredKey };
 }
 
 /**
@@ -88,7 +117,7 @@ export function createMetaToolHandlers(
  * limit plus the largest param, an upload's base64 content (MAX_UPLOAD_BASE64_LENGTH, 10 MiB decoded).
  * So BODY_LIMIT_BYTES stays the budget for everything around the content, including JSON encoders that
  * escape `/` as `\/`; larger bodies are still refused 413 before they are parsed. The /mcp endpoint
- * keeps BODY_LIMIT_BYTES (one route for every tool, anonymous calls included).
+ * keeps BODY_LIMIT_BYTES for a caller with a key (one route for every tool) and 64 KiB without one.
  */
 export function paramsBodyLimitBytes(bodyLimitBytes: number): number {
   return bodyLimitBytes + MAX_UPLOAD_BASE64_LENGTH;
@@ -98,14 +127,16 @@ export function paramsBodyLimitBytes(bodyLimitBytes: number): number {
  * Registers POST /mcp/search_capabilities, /mcp/describe, /mcp/dry_run and /mcp/invoke and returns
  * their handlers, so the MCP endpoint serves the same instances (one chain, one set of rate limits).
  * search and describe keep BODY_LIMIT_BYTES; dry_run and invoke take {@link paramsBodyLimitBytes}.
+ * The key is checked before the body is read: dry_run and invoke without a valid key answer 401 at
+ * once; an anonymous search or describe gets ANONYMOUS_BODY_LIMIT_BYTES (src/http/key-before-body.ts).
  */
 export function registerMetaToolRoutes(
   router: Router<GatewayState>,
   options: MetaToolRouteOptions,
 ): MetaToolHandlers {
-  const handlers = createMetaToolHandlers(options);
-  const body = jsonBody(options.bodyLimitBytes);
-  const paramsBody = jsonBody(paramsBodyLimitBytes(options.bodyLimitBytes));
+  const { handlers, optionalKey, requiredKey } = createMetaTools(options);
+  const body = keyedJsonBody(optionalKey, options.bodyLimitBytes);
+  const paramsBody = keyedJsonBody(requiredKey, paramsBodyLimitBytes(options.bodyLimitBytes));
   for (const tool of metaTools) {
     const parse = tool.name === 'dry_run' || tool.name === 'invoke' ? paramsBody : body;
     router.post(tool.path, parse, (ctx) => handlers[tool.name](ctx));

@@ -10,6 +10,7 @@ import {
 /** What a derived key is used for; each purpose gets its own key from the server secret. */
 export type SecretPurpose =
   | 'idempotency-fingerprint'
+  | 'idempotency-key'
   | 'idempotency-replay'
   | 'otp-code'
   | 'mail-body'

@@ -27,7 +27,7 @@ export function loadServerSecret(
   }
   const existing = readSecretFile(path);
   if (existing) return existing;
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32);
   try {
     // `wx`: never overwrite a secret another process wrote first; read theirs instead.

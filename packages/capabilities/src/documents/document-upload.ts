@@ -6,6 +6,8 @@ import {
   type DocumentRecord,
   defineCapabilityHandler,
 } from '../define.js';
+import { runStatement } from '../sql.js';
+import { type InsertedDocumentRow, insertDocument } from './sql.js';
 import { checkMimeType, decodeCanonicalBase64, loadFileType } from './upload-content.js';
 
 const contract = findCapabilityContract('documents.document.upload', '1.0.0');
@@ -57,15 +59,28 @@ export const documentsDocumentUploadHandler = defineCapabilityHandler<
         ...inspected.violations,
       ]);
     }
-    const document = await ctx.db.insertDocument({
-      organization_id: ctx.organizationId,
-      installation_id: ctx.installationId,
+    const { bytes } = inspected;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const { rows } = await runStatement<InsertedDocumentRow>(ctx.sql, insertDocument, [
+      ctx.ids.uuid(),
+      ctx.organizationId,
+      ctx.installationId,
+      input.file_name,
+      input.mime_type,
+      bytes.byteLength,
+      sha256,
+      bytes,
+      ctx.now,
+    ]);
+    const [row] = rows as [InsertedDocumentRow];
+    const document: DocumentRecord = {
+      id: row.id,
       file_name: input.file_name,
       mime_type: input.mime_type,
-      sha256: createHash('sha256').update(inspected.bytes).digest('hex'),
-      content: inspected.bytes,
-      created_at: ctx.now,
-    });
+      size_bytes: bytes.byteLength,
+      sha256,
+      created_at: row.created_at.toISOString(),
+    };
     return { document };
   },
 });

@@ -40,7 +40,10 @@ export const walletAgentBudgetGuardCheckHandler = defineCapabilityHandler<
   contract,
   async handle(input, ctx) {
     const wallet = await ctx.wallet.getSnapshot(ctx.organizationId, ctx.now);
-    const reason = refusal(wallet, numberToMicro(input.estimated_cost_credits));
+    const reason = refusal(
+      wallet,
+      numberToMicro(input.estimated_cost_credits, '/params/estimated_cost_credits'),
+    );
     return {
       allowed: reason === null,
       organization_id: wallet.organization_id,

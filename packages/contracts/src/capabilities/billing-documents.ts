@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
+import { MoneyAmount, Percent, Quantity } from '../schemas/numbers.js';
 import { Closed, Currency, DateString, FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
 import {
   DocumentPaymentStatus,
@@ -11,14 +13,12 @@ import {
 import {
   Count,
   Input,
-  NonNegative,
   NullableString,
   NullableText1000,
   OneOf,
   Output,
   Page,
   PagingQuery,
-  Text,
 } from './common.js';
 import { defineCapability } from './types.js';
 
@@ -43,7 +43,7 @@ function convertCapability<const Id extends string>(id: Id, summary: string, tag
     input_schema: Input({
       source_document_id: Uuid(),
       document_date: Type.Optional(DateString()),
-      title: Type.Optional(NullableText1000()),
+      title: Type.Optional(NullableDisplayText(1000)),
     }),
     output_schema: Output({
       document_id: Uuid(),
@@ -75,16 +75,16 @@ export const billingConvertOrderToInvoice = convertCapability(
 
 const DraftLine = () =>
   Input({
-    item_name: Text(1, 500),
-    quantity: NonNegative(),
-    unit_price: NonNegative(),
+    item_name: DisplayText(1, 500),
+    quantity: Quantity(),
+    unit_price: MoneyAmount(),
     item_id: Type.Optional(Nullable(Uuid())),
     sku: Type.Optional(NullableText1000()),
     description: Type.Optional(NullableText1000()),
     unit: Type.Optional(NullableText1000()),
     tax_name: Type.Optional(NullableText1000()),
-    discount_amount: Type.Optional(NonNegative()),
-    tax_percent: Type.Optional(NonNegative()),
+    discount_amount: Type.Optional(MoneyAmount()),
+    tax_percent: Type.Optional(Percent()),
   });
 
 /** billing.document.create_draft. */
@@ -105,7 +105,7 @@ export const billingCreateDraft = defineCapability({
     account_id: Type.Optional(Nullable(Uuid())),
     vendor_id: Type.Optional(Nullable(Uuid())),
     document_profile_id: Type.Optional(Nullable(Uuid())),
-    title: Type.Optional(NullableText1000()),
+    title: Type.Optional(NullableDisplayText(1000)),
     buyer_reference: Type.Optional(NullableText1000()),
     order_reference: Type.Optional(NullableText1000()),
     customer_e_invoice_endpoint_id: Type.Optional(NullableText1000()),

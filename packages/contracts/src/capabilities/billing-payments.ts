@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MoneyAmount } from '../schemas/numbers.js';
 import {
   Closed,
   Currency,
@@ -87,7 +88,7 @@ export const billingPaymentRecord = defineCapability({
   dry_run: 'required',
   input_schema: Input({
     document_id: Uuid(),
-    amount: Type.Number({ exclusiveMinimum: 0 }),
+    amount: MoneyAmount({ positive: true }),
     payment_date: Type.Optional(DateString()),
     payment_method: Type.Optional(Type.String({ maxLength: 100 })),
     reference: Type.Optional(NullableText1000()),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
 import { Currency, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { Input, NullableText1000, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
@@ -32,11 +33,12 @@ export const billingBankAccountSave = defineCapability({
   mutating: true,
   dry_run: 'required',
   input_schema: Input({
-    display_name: Text(1, 200),
-    account_holder: Text(1, 200),
+    display_name: DisplayText(1, 200),
+    account_holder: DisplayText(1, 200),
     iban: Text(6, 40),
     id: Type.Optional(Uuid()),
     ...optionalTexts(BANK_ACCOUNT_TEXTS),
+    bank_name: Type.Optional(NullableDisplayText(1000)),
     currency: Type.Optional(Currency()),
     is_default: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
@@ -96,13 +98,15 @@ export const billingProfileSave = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    display_name: Text(1, 200),
+    display_name: DisplayText(1, 200),
     id: Type.Optional(Uuid()),
     profile_key: Type.Optional(Type.String({ maxLength: 120 })),
     is_default: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
     default_bank_account_id: Type.Optional(Nullable(Uuid())),
     ...optionalTexts(PROFILE_TEXTS),
+    issuer_name: Type.Optional(NullableDisplayText(1000)),
+    issuer_legal_name: Type.Optional(NullableDisplayText(1000)),
     legal_footer_lines: Type.Optional(Type.Array(Type.String())),
     locale: Type.Optional(Type.String({ maxLength: 20 })),
     currency: Type.Optional(Currency()),

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
 import { FreeObject, Nullable, NullableText, Timestamp, Uuid } from '../schemas/primitives.js';
 import { CalendarSlug } from './calendar.js';
-import { Count, Input, OneOf, Output, Text } from './common.js';
+import { Count, Input, OneOf, Output } from './common.js';
 import { defineCapability } from './types.js';
 
 /** Validity and booking windows: 1 to 365 days. */
@@ -39,9 +40,9 @@ export const calendarBookingLinkTemplateManage = defineCapability({
     operation: OneOf(TEMPLATE_OPERATIONS),
     template_id: Type.Optional(Uuid()),
     calendar_id: Type.Optional(Nullable(Uuid())),
-    name: Type.Optional(Text(1, 160)),
+    name: Type.Optional(DisplayText(1, 160)),
     slug_base: Type.Optional(CalendarSlug()),
-    default_title: Type.Optional(Text(1, 240)),
+    default_title: Type.Optional(DisplayText(1, 240)),
     default_intro: Type.Optional(NullableText(4000)),
     default_valid_days: Type.Optional(Days()),
     default_one_time_use: Type.Optional(Type.Boolean()),
@@ -95,10 +96,10 @@ export const calendarBookingLinkManage = defineCapability({
     slug: Type.Optional(CalendarSlug()),
     slug_suffix: Type.Optional(CalendarSlug()),
     recipient_email: Type.Optional(NullableText(320)),
-    recipient_name: Type.Optional(NullableText(160)),
+    recipient_name: Type.Optional(NullableDisplayText(160)),
     recipient_account_id: Type.Optional(NullableText(120)),
     project_id: Type.Optional(NullableText(120)),
-    title: Type.Optional(Text(1, 240)),
+    title: Type.Optional(DisplayText(1, 240)),
     access_mode: Type.Optional(OneOf(['public', 'secret'])),
     valid_days: Type.Optional(Days()),
     valid_until: Type.Optional(Timestamp()),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText } from '../schemas/display-text.js';
 import {
   CALENDAR_SLUG_PATTERN,
   FreeObject,
@@ -73,7 +74,7 @@ export const calendarBookingManage = defineCapability({
     from: Type.Optional(Timestamp()),
     to: Type.Optional(Timestamp()),
     include_cancelled: Type.Optional(Type.Boolean()),
-    title: Type.Optional(Text(1, 240)),
+    title: Type.Optional(DisplayText(1, 240)),
     notes: Type.Optional(NullableText(2000)),
     start_at: Type.Optional(Timestamp()),
     end_at: Type.Optional(Timestamp()),
@@ -105,7 +106,7 @@ export const calendarCalendarManage = defineCapability({
   input_schema: Input({
     operation: OneOf(CALENDAR_OPERATIONS),
     calendar_id: Type.Optional(Uuid()),
-    name: Type.Optional(Text(1, 160)),
+    name: Type.Optional(DisplayText(1, 160)),
     slug: Type.Optional(CalendarSlug()),
     color: Type.Optional(NullableText(32)),
     is_active: Type.Optional(Type.Boolean()),

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_OFFSET } from '../schemas/numbers.js';
 import { Closed, Nullable, NullableText } from '../schemas/primitives.js';
 
 /**
@@ -9,8 +10,8 @@ import { Closed, Nullable, NullableText } from '../schemas/primitives.js';
 
 /** Page size 1..max. */
 export const Limit = (max: number) => Type.Integer({ minimum: 1, maximum: max });
-/** Offset >= 0. */
-export const Offset = () => Type.Integer({ minimum: 0 });
+/** Offset 0..MAX_OFFSET (an unbounded integer would let 1e308 through: JSON Schema calls it an integer). */
+export const Offset = () => Type.Integer({ minimum: 0, maximum: MAX_OFFSET });
 /** Count >= 0. */
 export const Count = () => Type.Integer({ minimum: 0 });
 /** A string of min..max characters. */

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText } from '../schemas/display-text.js';
 import { CapabilityId } from '../schemas/meta-tools.js';
+import { CreditAmount } from '../schemas/numbers.js';
 import { Closed, Decimal, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { BASE64_PATTERN, Input, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
@@ -48,7 +50,8 @@ export const documentsDocumentUpload = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    file_name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^/\\\\\\u0000-\\u001f]+$' }),
+    // No slash, backslash or control character (a name, not a path), and nothing that looks like one.
+    file_name: DisplayText(1, 255, '^[^/\\\\\\u0000-\\u001f]+$'),
     mime_type: Type.String({
       maxLength: 255,
       pattern: '^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$',
@@ -85,7 +88,7 @@ export const walletAgentBudgetGuardCheck = defineCapability({
   dry_run: 'supported',
   input_schema: Input({
     capability_id: CapabilityId(),
-    estimated_cost_credits: Type.Number({ minimum: 0 }),
+    estimated_cost_credits: CreditAmount(),
     window: Type.Optional(OneOf(['task', 'hour', 'day', 'month'])),
   }),
   output_schema: Output({

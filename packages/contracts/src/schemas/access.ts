@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { DisplayText } from './display-text.js';
 import { APP_SLUG_PATTERN, Closed, Email, idOf, Nullable, Ref } from './primitives.js';
 import {
   AgentOtpDelivery,
@@ -32,7 +33,7 @@ export const RegisterRequest = Type.Object(
     app: Type.Object(
       {
         slug: Type.String({ minLength: 3, maxLength: 63, pattern: APP_SLUG_PATTERN }),
-        name: Type.String({ minLength: 2, maxLength: 120 }),
+        name: DisplayText(2, 120),
         description: Type.Optional(Type.String({ maxLength: 2000 })),
         contact_email: Type.Optional(Email()),
         homepage_url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
@@ -44,9 +45,19 @@ export const RegisterRequest = Type.Object(
 );
 export type RegisterRequest = Static<typeof RegisterRequest>;
 
-/** POST /register 201 body. */
+/**
+ * POST /register 201 body. A replay (same Idempotency-Key and body) answers the same registration with
+ * `bootstrap_key: null`, `replayed: true` and a `hint`: /register has no principal to tie the one-time
+ * key to, so it is shown only to the first answer (docs/decisions.md, "Onboarding and keys").
+ */
 export const RegisterResponse = Type.Object(
-  { app: Ref(App), agent_email: Nullable(Email()), bootstrap_key: Ref(BootstrapKey) },
+  {
+    app: Ref(App),
+    agent_email: Nullable(Email()),
+    bootstrap_key: Nullable(Ref(BootstrapKey)),
+    replayed: Type.Optional(Type.Literal(true)),
+    hint: Type.Optional(Type.String({ maxLength: 1000 })),
+  },
   { ...idOf('RegisterResponse'), ...Closed },
 );
 export type RegisterResponse = Static<typeof RegisterResponse>;
@@ -56,7 +67,7 @@ export const OrganizationsRequest = Type.Object(
   {
     owner_email: Email(),
     agent_email: OptionalAgentEmail(),
-    organization: Type.Object({ name: Type.String({ minLength: 3, maxLength: 160 }) }, Closed),
+    organization: Type.Object({ name: DisplayText(3, 160) }, Closed),
   },
   { ...idOf('OrganizationsRequest'), ...Closed },
 );

@@ -52,7 +52,13 @@ export function installationKeyGuard(options: InstallationKeyGuardOptions): Guar
         return deny('invalid_api_key', invalidKeyMessage);
       }
       if (record.revoked_at !== null) {
-        return deny('api_key_revoked', 'This API key was revoked.');
+        // A revoked bootstrap key was consumed by POST /organizations: rotating is no way out for it
+        // (the table's hint names /keys/rotate), the installation key from that answer is.
+        return record.kind === 'bootstrap'
+          ? deny('api_key_revoked', 'This bootstrap key was already used by POST /organizations.', {
+              hint: 'A bootstrap key works once: use the installation key returned by POST /organizations. A lost installation key cannot be recovered; ask the gateway operator.',
+            })
+          : deny('api_key_revoked', 'This API key was revoked.');
       }
       if (record.expires_at !== null && Date.parse(record.expires_at) <= clock.now().getTime()) {
         return deny('api_key_expired', 'This API key has expired.');
@@ -62,7 +68,7 @@ export function installationKeyGuard(options: InstallationKeyGuardOptions): Guar
           record.kind === 'bootstrap' ? 'A bootstrap key is valid only for POST /organizations.' : undefined;
         return deny(
           'forbidden',
-          `A ${record.kind} key cannot be used here.`,
+          `${record.kind === 'installation' ? 'An' : 'A'} ${record.kind} key cannot be used here.`,
           hint === undefined ? {} : { hint },
         );
       }

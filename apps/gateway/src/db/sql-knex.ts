@@ -1,0 +1,47 @@
+import type { Sql } from '@agw/capabilities';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import { pgSql } from './sql-pg.js';
+import { pgliteSql } from './sql-pglite.js';
+
+/**
+ * The SQL port on the connection of a knex transaction, so a handler's statements run in the very
+ * transaction that holds the chain's charge and audit rows (knex's BEGIN … COMMIT), with no query
+ * builder and no `?`-binding rewriting in between.
+ *
+ * Why the transaction's own connection: a knex transaction holds one connection for its whole life;
+ * its client (`makeTxClient` in knex/lib/execution/transaction.js) overrides `acquireConnection()` to
+ * resolve exactly that connection and `releaseConnection()` to do nothing. On PostgreSQL the connection
+ * is a `pg` Client, on knex-pglite it is the PGlite instance itself (knex-pglite's pool of one lends it
+ * to one knex user at a time, and its BEGIN is a plain query on it). Rewriting `$n` into knex `?`
+ * bindings instead would have to parse SQL (`?` in strings and in jsonb operators such as `?|`).
+ * Savepoints are transactions on the same connection, so the port works inside them too.
+ */
+export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
+  let bound: Promise<TransactionSql> | undefined;
+  const bind = async (): Promise<TransactionSql> => {
+    const connection = (await trx.client.acquireConnection()) as pg.ClientBase | PGlite;
+    if ('waitReady' in connection) {
+      return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
+    }
+    // Without values `pg` sends a simple query, which may hold several statements.
+    return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
+  };
+  const connection = () => {
+    // knex refuses statements on a finished transaction; so does the port (a handler kept `ctx.sql`).
+    if (trx.isCompleted()) throw new Error('The transaction of this SQL port has ended.');
+    bound ??= bind();
+    return bound;
+  };
+  return {
+    query: async (text, params, options) => (await connection()).query(text, params, options),
+    exec: async (text) => (await connection()).exec(text),
+  };
+}
+
+/** The port plus what only the gateway uses: several statements without parameters in one round trip. */
+export interface TransactionSql extends Sql {
+  /** Runs `text` (one or more statements, no parameters) as one simple query. */
+  exec(text: string): Promise<void>;
+}

@@ -1,0 +1,78 @@
+import type { Sql } from '@agw/capabilities';
+import type { TransactionSql } from './sql-knex.js';
+
+/** The database role handler SQL runs as (gateway migration `20261125000000_runtime_role`). */
+export const RUNTIME_ROLE = 'agw_runtime';
+
+// The role and the tenant, both local to the transaction (`true`), so they end with its COMMIT or
+// ROLLBACK — and with a ROLLBACK TO SAVEPOINT taken before them — whatever the handler did.
+// `set_config('role', …)` is `SET LOCAL ROLE`; a superuser connection loses its RLS bypass with it.
+const ENTER: { name: string; text: string } = {
+  name: 'agw.tenant.enter',
+  text: `select set_config('role', '${RUNTIME_ROLE}', true), set_config('agw.organization_id', $1, true)`,
+};
+
+// Back to the connection's own role ('none' is what RESET ROLE sets) and no tenant: the chain's own
+// bookkeeping after the handler (charge, audit) runs as the gateway again.
+const EXIT_TEXT = `select set_config('role', 'none', true), set_config('agw.organization_id', '', true)`;
+const EXIT: { name: string; text: string } = { name: 'agw.tenant.exit', text: EXIT_TEXT };
+
+const SAVEPOINT = 'agw_handler';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Switches `sql`'s transaction to the runtime role and `organizationId` until the transaction ends. */
+export async function enterTenant(sql: Sql, organizationId: string): Promise<void> {
+  await sql.query(ENTER.text, [organizationId], { name: ENTER.name });
+}
+
+/**
+ * Runs `work` with `sql` acting as `organizationId`'s runtime role; `sql` must be inside a transaction.
+ * Afterwards the role is reset. When `work` threw, the reset is tried but its failure ignored (a failed
+ * statement aborted the transaction, whose rollback also ends the role): `work`'s error counts.
+ */
+export async function runAsTenant<T>(
+  sql: Sql,
+  organizationId: string,
+  work: (sql: Sql) => Promise<T>,
+): Promise<T> {
+  await enterTenant(sql, organizationId);
+  let value: T;
+  try {
+    value = await work(sql);
+  } catch (error) {
+    await sql.query(EXIT.text, [], { name: EXIT.name }).catch(() => undefined);
+    throw error;
+  }
+  await sql.query(EXIT.text, [], { name: EXIT.name });
+  return value;
+}
+
+/**
+ * Runs `work` in a savepoint as `organizationId`'s runtime role: its writes roll back on failure while
+ * the transaction goes on (the failure's audit record still commits). The savepoint and the role
+ * travel in one round trip each way (`SAVEPOINT …; select set_config(…)`, then `select set_config(…);
+ * RELEASE …`), so a mutating handler costs no more statements than the knex savepoint alone did.
+ * Those are simple queries, which carry no parameters: the organization id is inlined, after checking
+ * that it is a UUID (it comes from the verified key, and the check makes that irrelevant).
+ * ROLLBACK TO SAVEPOINT also undoes the role and the tenant.
+ */
+export async function runInTenantSavepoint<T>(
+  sql: TransactionSql,
+  organizationId: string,
+  work: (sql: Sql) => Promise<T>,
+): Promise<T> {
+  if (!UUID.test(organizationId)) throw new Error('The organization id is not a UUID.');
+  await sql.exec(
+    `savepoint ${SAVEPOINT}; select set_config('role', '${RUNTIME_ROLE}', true), ` +
+      `set_config('agw.organization_id', '${organizationId}', true)`,
+  );
+  let value: T;
+  try {
+    value = await work(sql);
+  } catch (error) {
+    await sql.exec(`rollback to savepoint ${SAVEPOINT}; release savepoint ${SAVEPOINT}`);
+    throw error;
+  }
+  await sql.exec(`${EXIT_TEXT}; release savepoint ${SAVEPOINT}`);
+  return value;
+}

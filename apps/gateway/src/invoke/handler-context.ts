@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { CapabilityContext, CapabilityHandler, IdGenerator, Sql } from '@agw/capabilities';
+import type { Principal } from '@agw/guard';
+import type { Knex } from 'knex';
+import { sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { enterTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import type { InvokeRuntime } from './chain.js';
+
+const ids: IdGenerator = { uuid: randomUUID };
+
+/** One handler run: who calls, with what, and whether its writes need a savepoint. */
+export interface HandlerCall {
+  readonly handler: CapabilityHandler<never>;
+  readonly params: unknown;
+  readonly principal: Principal;
+  /** The hosts the contract declares (already allow-listed by the egress guard). */
+  readonly egressHosts: readonly string[];
+  readonly mutating: boolean;
+}
+
+/**
+ * Runs a handler with its context: `ctx.sql` on the invoke's transaction (the executor's current one),
+ * as the runtime role with the caller's organization set (src/db/tenant.ts), so row-level security
+ * holds whatever the handler's SQL says.
+ *
+ * - Inside the invoke's transaction (paid, mutating, long-running): a mutating handler runs in a
+ *   savepoint (its writes roll back on failure while the failure's audit record still commits); the
+ *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
+ *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
+ *   transaction and answers 500).
+ * - A free read has no transaction (its audit rows are group-committed on the pool), but a transaction
+ *   is what scopes the role and the tenant: the handler alone runs in a short one (BEGIN, tenant,
+ *   the handler's statements, COMMIT; no reset needed, COMMIT ends both).
+ */
+export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Promise<unknown> {
+  const { executor } = runtime;
+  const organizationId = call.principal.organization_id;
+  const controller = new AbortController();
+  const handle = (sql: Sql) =>
+    call.handler.handle(call.params as never, context(runtime, call, sql, controller.signal));
+  try {
+    if (!executor.inTransaction()) {
+      return await runtime.knex.transaction((trx) =>
+        executor.within(trx, async () => {
+          const sql = sqlOfKnexTransaction(trx);
+          await enterTenant(sql, organizationId);
+          return handle(sql);
+        }),
+      );
+    }
+    const trx = executor.current() as Knex.Transaction;
+    if (!call.mutating) return await runAsTenant(sqlOfKnexTransaction(trx), organizationId, handle);
+    return await runInTenantSavepoint(sqlOfKnexTransaction(trx), organizationId, handle);
+  } finally {
+    // Whatever the handler left running (a fetch, a timer) learns that its run is over.
+    controller.abort();
+  }
+}
+
+function context(
+  runtime: InvokeRuntime,
+  call: HandlerCall,
+  sql: Sql,
+  signal: AbortSignal,
+): CapabilityContext {
+  return {
+    organizationId: call.principal.organization_id,
+    installationId: call.principal.installation_id,
+    now: runtime.clock.now(),
+    sql,
+    ids,
+    signal,
+    // The gateway's wallet store reads through the executor, i.e. on this same connection, as the
+    // runtime role: the runtime-role migration lets it read its own organization's wallet rows.
+    wallet: runtime.wallet as never,
+    fetch: runtime.fetchFor(call.egressHosts),
+  };
+}

@@ -1,0 +1,188 @@
+// The SQL port (packages/capabilities `Sql`): its implementations on PGlite and on `pg`, the bridge onto a
+// knex transaction's connection, and the tenant scope handlers run in. The same cases run on PGlite and,
+// when DATABASE_URL is set, on PostgreSQL.
+import type { Sql, SqlDatabase } from '@agw/capabilities';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/db/knex.js';
+import { runMigrations } from '../src/db/migrate.js';
+import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
+import { createPgSqlDatabase } from '../src/db/sql-pg.js';
+import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
+import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+
+const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
+const ORG_B = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+
+let environment: TestEnvironment;
+let port: SqlDatabase;
+let closePort: () => Promise<void>;
+let database: Database;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment();
+  const url = environment.env.DATABASE_URL;
+  if (url) {
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    port = createPgSqlDatabase(pool);
+    closePort = () => pool.end();
+  } else {
+    const db = new PGlite();
+    port = createPgliteSqlDatabase(db);
+    closePort = () => db.close();
+  }
+  await port.query(
+    `create table t (id serial primary key, b bytea, j jsonb, n numeric(12,2), ts timestamptz, i8 bigint)`,
+  );
+  database = openDatabase({ databaseUrl: url, dataDir: environment.dataDir });
+  await runMigrations(database.knex);
+  await database.knex.raw(`create table tenant_rows (organization_id uuid not null, label text not null)`);
+  await database.knex.raw(`grant select, insert on tenant_rows to agw_runtime`);
+  await database.knex.raw(`alter table tenant_rows enable row level security`);
+  await database.knex.raw(`create policy tenant_rows_tenant on tenant_rows to agw_runtime
+    using (organization_id = agw_current_organization()) with check (organization_id = agw_current_organization())`);
+  await database.knex('tenant_rows').insert([
+    { organization_id: ORG_A, label: 'a' },
+    { organization_id: ORG_B, label: 'b' },
+  ]);
+});
+
+afterAll(async () => {
+  await closePort?.();
+  await database?.knex.destroy();
+  await environment?.cleanup();
+});
+
+describe(`the SQL port (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('round-trips bytea, jsonb, numeric, timestamptz and bigint the same on both engines', async () => {
+    const bytes = new Uint8Array([0, 1, 2, 254, 255]);
+    const when = new Date('2026-11-23T08:00:00.123Z');
+    const inserted = await port.query<{ id: number }>(
+      'insert into t (b, j, n, ts, i8) values ($1, $2, $3, $4, $5) returning id',
+      [bytes, JSON.stringify({ list: [1, 'two'], nested: { ok: true } }), '12.5', when, '9007199254740993'],
+    );
+    expect(inserted.rowCount).toBe(1);
+    const { rows } = await port.query<Record<string, unknown>>(
+      'select b, j, n, ts, i8 from t where id = $1',
+      [inserted.rows[0]?.id],
+    );
+    const row = rows[0] ?? {};
+    expect(row.b).toBeInstanceOf(Uint8Array);
+    expect([...(row.b as Uint8Array)]).toEqual([...bytes]);
+    expect(row.j).toEqual({ list: [1, 'two'], nested: { ok: true } });
+    expect(row.n).toBe('12.50');
+    expect(row.ts).toEqual(when);
+    expect(row.i8).toBe('9007199254740993');
+  });
+
+  it('reuses a named statement and counts changed rows', async () => {
+    const statement = { name: 'test.t.count', text: 'select count(*)::int as count from t where n >= $1' };
+    const first = await port.query<{ count: number }>(statement.text, ['0'], { name: statement.name });
+    const second = await port.query<{ count: number }>(statement.text, ['1000'], { name: statement.name });
+    expect(first.rows[0]?.count).toBeGreaterThan(0);
+    expect(second.rows[0]?.count).toBe(0);
+    const updated = await port.query('update t set n = n + 1 where n is not null');
+    expect(updated.rowCount).toBe(first.rows[0]?.count);
+  });
+
+  it('commits a transaction, and rolls it back when its function throws', async () => {
+    await port.transaction((sql) => sql.query('insert into t (n) values ($1)', ['1.00']));
+    const failed = port.transaction(async (sql) => {
+      await sql.query('insert into t (n) values ($1)', ['2.00']);
+      throw new Error('changed my mind');
+    });
+    await expect(failed).rejects.toThrow('changed my mind');
+    const { rows } = await port.query<{ n: string }>("select n from t where n in ('1.00', '2.00')");
+    expect(rows).toEqual([{ n: '1.00' }]);
+  });
+});
+
+describe('the SQL port on a knex transaction', () => {
+  it("runs in the knex transaction: it sees the transaction's rows and rolls back with it", async () => {
+    const { knex } = database;
+    const attempt = knex.transaction(async (trx) => {
+      await trx('tenant_rows').insert({ organization_id: ORG_A, label: 'by knex' });
+      const sql = sqlOfKnexTransaction(trx);
+      const seen = await sql.query<{ label: string }>('select label from tenant_rows where label = $1', [
+        'by knex',
+      ]);
+      expect(seen.rows).toEqual([{ label: 'by knex' }]);
+      await sql.query('insert into tenant_rows (organization_id, label) values ($1, $2)', [ORG_A, 'by port']);
+      throw new Error('roll back');
+    });
+    await expect(attempt).rejects.toThrow('roll back');
+    expect(await knex('tenant_rows').whereIn('label', ['by knex', 'by port'])).toEqual([]);
+  });
+
+  it('passes `?` (in strings and jsonb operators) through untouched, and refuses to run after the end', async () => {
+    let kept: Sql | undefined;
+    const answer = await database.knex.transaction(async (trx) => {
+      kept = sqlOfKnexTransaction(trx);
+      const { rows } = await kept.query<{ has: boolean; text: string }>(
+        `select $1::jsonb ?| array['a'] as has, 'why?' as text`,
+        [JSON.stringify({ a: 1 })],
+      );
+      return rows[0];
+    });
+    expect(answer).toEqual({ has: true, text: 'why?' });
+    await expect(kept?.query('select 1')).rejects.toThrow(/ended/);
+  });
+
+  it("runs a handler's SQL as the runtime role of one organization, then as the gateway again", async () => {
+    const seen = await database.knex.transaction(async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      const before = await sql.query<{ role: string }>('select current_user as role');
+      const inside = await runAsTenant(sql, ORG_A, async (tenant) => {
+        const { rows } = await tenant.query<{ label: string }>(
+          'select label from tenant_rows order by label',
+        );
+        const role = await tenant.query<{ role: string }>('select current_user as role');
+        return { labels: rows.map((row) => row.label), role: role.rows[0]?.role };
+      });
+      const after = await trx.raw('select current_user as role, count(*)::int as rows from tenant_rows');
+      return { before: before.rows[0]?.role, inside, after: after.rows[0] };
+    });
+    expect(seen.inside).toEqual({ labels: ['a'], role: 'agw_runtime' });
+    expect(seen.after).toEqual({ role: seen.before, rows: 2 });
+    expect(seen.before).not.toBe('agw_runtime');
+  });
+
+  it("refuses a row written for another organization (the policy's check)", async () => {
+    const planted = database.knex.transaction((trx) =>
+      runAsTenant(sqlOfKnexTransaction(trx), ORG_A, (tenant) =>
+        tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'planted')", [ORG_B]),
+      ),
+    );
+    await expect(planted).rejects.toThrow(/row-level security/);
+    expect(await database.knex('tenant_rows').where({ label: 'planted' })).toEqual([]);
+  });
+
+  it("a mutating handler's savepoint: its writes and the role roll back on failure, the transaction goes on", async () => {
+    const outcome = await database.knex.transaction(async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      const failed = await runInTenantSavepoint(sql, ORG_A, async (tenant) => {
+        await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'undone')", [ORG_A]);
+        throw new Error('handler failed');
+      }).catch((error: Error) => error.message);
+      const kept = await runInTenantSavepoint(sql, ORG_A, (tenant) =>
+        tenant.query<{ label: string }>(
+          "insert into tenant_rows (organization_id, label) values ($1, 'kept') returning label",
+          [ORG_A],
+        ),
+      );
+      const after = await trx.raw('select current_user as role');
+      return { failed, kept: kept.rows, role: after.rows[0]?.role };
+    });
+    expect(outcome).toMatchObject({ failed: 'handler failed', kept: [{ label: 'kept' }] });
+    expect(outcome.role).not.toBe('agw_runtime');
+    expect(
+      (await database.knex('tenant_rows').whereIn('label', ['undone', 'kept'])).map((row) => row.label),
+    ).toEqual(['kept']);
+    const injected = database.knex.transaction((trx) =>
+      runInTenantSavepoint(sqlOfKnexTransaction(trx), "x'; drop table tenant_rows; --", async () => 1),
+    );
+    await expect(injected).rejects.toThrow(/not a UUID/);
+  });
+});

@@ -1,0 +1,64 @@
+import type { DomainMigration } from '../domain.js';
+
+/**
+ * Documents uploaded through `documents.document.upload`, content in the row (bytea, at most 10 MiB;
+ * PostgreSQL moves values that large to TOAST storage, so scans of the other columns stay cheap).
+ *
+ * Tenancy: `organization_id` comes from the verified installation key, never from params; every
+ * lookup is by `(organization_id, …)`, hence the composite indexes. `installation_id` records which
+ * installation uploaded it. `sha256` is lower-case hex of the content, kept for integrity checks and
+ * deduplication by readers; identical content uploaded twice with different idempotency keys is two rows.
+ *
+ * The name is the one the gateway published this migration under (it lived in apps/gateway before the
+ * domain owned it): deployments that applied it see it as applied. The SQL is what knex's schema
+ * builder generated for it, constraint and index names included.
+ */
+export const createDocuments: DomainMigration = {
+  name: '20261123010000_create_documents',
+  up: [
+    `create table documents (
+  id uuid not null default gen_random_uuid(),
+  organization_id uuid not null,
+  installation_id uuid not null,
+  file_name text not null,
+  mime_type text not null,
+  size_bytes integer not null,
+  sha256 text not null,
+  content bytea not null,
+  created_at timestamptz not null default current_timestamp,
+  constraint documents_pkey primary key (id),
+  constraint documents_organization_id_foreign foreign key (organization_id)
+    references organizations (id) on delete cascade,
+  constraint documents_installation_id_foreign foreign key (installation_id) references installations (id),
+  constraint documents_size_check check (size_bytes >= 0 and size_bytes = octet_length(content)),
+  constraint documents_sha256_check check (sha256 ~ '^[0-9a-f]{64}$')
+)`,
+    'create index documents_organization_id_created_at_index on documents (organization_id, created_at)',
+    'create index documents_organization_id_sha256_index on documents (organization_id, sha256)',
+  ],
+  down: ['drop table documents'],
+};
+
+/**
+ * The runtime role `agw_runtime` (created by the gateway's migration `20261125000000_runtime_role`)
+ * reads and writes documents of the organization its transaction is set to, and no other: a handler
+ * whose query forgets `where organization_id = …` still sees only its own rows.
+ */
+export const documentsRowLevelSecurity: DomainMigration = {
+  name: '20261125010000_documents_row_level_security',
+  up: [
+    'grant select, insert, update, delete on documents to agw_runtime',
+    'alter table documents enable row level security',
+    `create policy documents_tenant on documents to agw_runtime
+  using (organization_id = agw_current_organization())
+  with check (organization_id = agw_current_organization())`,
+  ],
+  down: [
+    'drop policy documents_tenant on documents',
+    'alter table documents disable row level security',
+    'revoke select, insert, update, delete on documents from agw_runtime',
+  ],
+};
+
+/** The documents domain's migrations, oldest first. */
+export const documentsMigrations: readonly DomainMigration[] = [createDocuments, documentsRowLevelSecurity];
