@@ -1,6 +1,5 @@
 export { coreDomain } from './core/index.js';
 export { coreOrgCurrentGetHandler } from './core/org-current-get.js';
-export type { OrganizationView } from './core/sql.js';
 export {
   type CapabilityContext,
   CapabilityError,

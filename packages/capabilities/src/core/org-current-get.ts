@@ -1,7 +1,7 @@
-import { findCapabilityContract } from '@agw/contracts';
+import { type CapabilityIO, findCapabilityContract } from '@agw/contracts';
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { type OrganizationRow, type OrganizationView, selectOrganization } from './sql.js';
+import { type OrganizationRow, selectOrganization } from './sql.js';
 
 const contract = findCapabilityContract('core.org.current.get', '1.0.0');
 if (!contract) throw new Error('contracts package lacks core.org.current.get');
@@ -9,7 +9,7 @@ if (!contract) throw new Error('contracts package lacks core.org.current.get');
 /** `core.org.current.get`: the calling installation's organization (id from the context, not params). */
 export const coreOrgCurrentGetHandler = defineCapabilityHandler<
   Record<string, never>,
-  { organization: OrganizationView }
+  CapabilityIO['core.org.current.get']['output']
 >({
   contract,
   async handle(_input, ctx) {

@@ -1,15 +1,5 @@
 import type { SqlStatement } from '../sql.js';
 
-/** The calling organization as `core.org.current.get` answers it (timestamps as ISO 8601 strings). */
-export interface OrganizationView {
-  readonly id: string;
-  readonly name: string;
-  readonly short_id: string;
-  readonly is_active: boolean;
-  readonly created_at: string;
-  readonly updated_at: string;
-}
-
 /** The organization row as the port returns it. */
 export interface OrganizationRow {
   readonly id: string;
