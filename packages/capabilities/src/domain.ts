@@ -1,4 +1,6 @@
-import type { CapabilityHandler } from './define.js';
+import type { CapabilityHandler, IdGenerator } from './define.js';
+import type { MailPort } from './mail.js';
+import type { Sql, SqlDatabase } from './sql.js';
 
 /**
  * One migration of a domain's tables, as plain SQL text so this package needs no driver or query
@@ -17,9 +19,107 @@ export interface DomainMigration {
  * under row-level security for the runtime role `agw_runtime`, with the policy
  * `organization_id = agw_current_organization()` (see `documents/migrations.ts`), and grants that role
  * the DML its handlers need: handlers run as that role with the tenant set per transaction.
+ *
+ * A domain that serves people or programs without an installation key (a booking page, an event
+ * ingestion endpoint) or keeps work on a timer (retention, a write buffer) adds `start`: the gateway
+ * calls it once per process and mounts what it returns.
  */
 export interface CapabilityDomain {
   readonly name: string;
   readonly handlers: readonly CapabilityHandler<never>[];
   readonly migrations: readonly DomainMigration[];
+  readonly start?: (host: DomainHost) => DomainService;
+}
+
+/** What the gateway gives a domain's public routes and tasks. */
+export interface DomainHost {
+  /**
+   * SQL as the gateway's own role, outside row-level security. Use it only to resolve a public
+   * identifier (a link slug, an ingestion id) to its organization, and for maintenance across
+   * organizations (retention); everything else goes through {@link DomainHost.asTenant}.
+   */
+  readonly sql: SqlDatabase;
+  /**
+   * Runs `fn` in one transaction as the runtime role with `organizationId` set (the same isolation a
+   * handler gets); mail staged through `mail` is sent after the transaction commits.
+   */
+  asTenant<T>(organizationId: string, fn: (sql: Sql, mail: MailPort) => Promise<T>): Promise<T>;
+  /**
+   * Counts one hit of `key` (e.g. `calendar.book:<client address>`) against `limit` per `windowSeconds`,
+   * shared by every gateway instance when Redis is configured.
+   */
+  rateLimit(key: string, limit: number, windowSeconds: number): Promise<RateLimitVerdict>;
+  /** PUBLIC_BASE_URL without a trailing slash, e.g. `https://gateway.example.com`. */
+  readonly publicBaseUrl: string;
+  readonly ids: IdGenerator;
+  readonly clock: { now(): Date };
+  readonly log: DomainLog;
+}
+
+/** A rate-limit answer. */
+export interface RateLimitVerdict {
+  readonly allowed: boolean;
+  /** Whole seconds until the next hit is allowed (0 when allowed). */
+  readonly retryAfterSeconds: number;
+}
+
+/** Structured log lines (never put secrets, client addresses or personal data in `fields`). */
+export interface DomainLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** What a domain runs in a gateway process. */
+export interface DomainService {
+  readonly routes?: readonly PublicRoute[];
+  readonly tasks?: readonly DomainTask[];
+  /** Graceful shutdown: flush buffers, finish in-flight work (bounded by the gateway). */
+  stop?(): Promise<void>;
+}
+
+/** Work the gateway runs every `intervalMs` after the previous run ended (runs never overlap). */
+export interface DomainTask {
+  readonly name: string;
+  readonly intervalMs: number;
+  run(): Promise<void>;
+}
+
+/**
+ * A route served without an installation key. The gateway mounts it behind its request id, request log
+ * and error envelope (a thrown error answers 500 `internal_error` without details), reads at most
+ * `bodyLimitBytes` of the body (64 KiB by default; more answers 413), and lists it in `/openapi.json`
+ * when `openapi` is given.
+ */
+export interface PublicRoute {
+  readonly method: 'GET' | 'POST' | 'OPTIONS';
+  /** A @koa/router path, e.g. `/book/:slug` or `/a/events`. */
+  readonly path: string;
+  readonly bodyLimitBytes?: number;
+  /** The OpenAPI 3.1 operation object for this method and path (path parameters as `{slug}`). */
+  readonly openapi?: Record<string, unknown>;
+  handle(request: PublicRequest): Promise<PublicResponse>;
+}
+
+/** The request as a public route sees it. */
+export interface PublicRequest {
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The raw body (empty for GET). */
+  readonly body: Uint8Array;
+  /** The peer address (the gateway does not trust forwarding headers unless configured to). */
+  readonly clientAddress: string;
+  readonly requestId: string;
+}
+
+/**
+ * The answer. A string or Uint8Array body is sent as is (set `content-type`); any other value is sent
+ * as JSON. `headers` override the gateway's defaults (e.g. a page's own Content-Security-Policy).
+ */
+export interface PublicResponse {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
 }

@@ -21,7 +21,19 @@ export {
 } from './documents/document-upload.js';
 export { documentsDomain } from './documents/index.js';
 export { isTextLike, MAX_UPLOAD_BYTES } from './documents/upload-content.js';
-export type { CapabilityDomain, DomainMigration } from './domain.js';
+export type {
+  CapabilityDomain,
+  DomainHost,
+  DomainLog,
+  DomainMigration,
+  DomainService,
+  DomainTask,
+  PublicRequest,
+  PublicResponse,
+  PublicRoute,
+  RateLimitVerdict,
+} from './domain.js';
+export type { DomainMail, MailAttachment, MailPort } from './mail.js';
 export {
   capabilityDomains,
   capabilityHandlers,
