@@ -85,7 +85,15 @@ const demoDomain: CapabilityDomain = {
   migrations: [],
   start: (host) => ({
     routes: routes(host),
-    tasks: [{ name: 'count', intervalMs: 50, run: async () => void (taskRuns += 1) }],
+    tasks: [
+      {
+        name: 'count',
+        intervalMs: 50,
+        run: async () => {
+          taskRuns += 1;
+        },
+      },
+    ],
     stop: async () => {
       stopped = true;
     },
