@@ -1,3 +1,5 @@
+export { calendarDomain } from './calendar/index.js';
+export { computeSlots, type Slot, type SlotQuery } from './calendar/slots.js';
 export { coreDomain } from './core/index.js';
 export { coreOrgCurrentGetHandler } from './core/org-current-get.js';
 export {

@@ -1,3 +1,4 @@
+import { calendarDomain } from './calendar/index.js';
 import { coreDomain } from './core/index.js';
 import type { CapabilityHandler } from './define.js';
 import { documentsDomain } from './documents/index.js';
@@ -11,6 +12,7 @@ import { walletDomain } from './wallet/index.js';
 export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
   coreDomain,
   documentsDomain,
+  calendarDomain,
   walletDomain,
 ]);
 

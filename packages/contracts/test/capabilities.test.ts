@@ -44,6 +44,7 @@ const SPEC_IDS = [
   'calendar.booking_link.manage',
   'calendar.booking.manage',
   'calendar.calendar.manage',
+  'calendar.event_type.manage', // not in the spec: issue 16 adds it (docs/decisions.md, calendar)
   'core.org.current.get',
   'documents.document.upload',
   'wallet.agent_budget.guard.check',

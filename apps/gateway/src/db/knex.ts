@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type { GatewayConfig } from '../config.js';
@@ -72,7 +73,11 @@ export function openDatabase(
     dialect: 'postgres',
     // knex-pglite accepts a ready PGlite instance (so we can pass start parameters); knex's types do not know it.
     connection: {
-      pglite: new PGlite(pathToFileURL(directory).href, { startParams: PGLITE_START_PARAMS }),
+      pglite: new PGlite(pathToFileURL(directory).href, {
+        startParams: PGLITE_START_PARAMS,
+        // The calendar's no-overlap exclusion constraint (calendar_id with =) needs btree_gist.
+        extensions: { btree_gist },
+      }),
     } as unknown as Knex.StaticConnectionConfig,
     log,
   });

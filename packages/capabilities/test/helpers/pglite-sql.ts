@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { capabilityMigrations, type DomainMail, type MailPort, type Sql } from '../../src/index.js';
 
 /**
@@ -15,7 +16,7 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const db = new PGlite();
+  const db = new PGlite({ extensions: { btree_gist } });
   await db.exec(`
 create role agw_runtime nologin;
 create function agw_current_organization() returns uuid language sql stable

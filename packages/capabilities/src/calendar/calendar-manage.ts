@@ -1,0 +1,117 @@
+import { CapabilityError, defineCapabilityHandler } from '../define.js';
+import { CALENDAR_COLUMNS, type CalendarRow, calendarView, findCalendar } from './calendars.js';
+import { calendarContract, checkEmail, checkTimeZone, isUniqueViolation, required } from './common.js';
+
+/** Params of `calendar.calendar.manage`. */
+export interface CalendarManageInput {
+  readonly operation: 'list' | 'create' | 'update';
+  readonly calendar_id?: string;
+  readonly name?: string;
+  readonly slug?: string;
+  readonly color?: string | null;
+  readonly is_active?: boolean;
+  readonly timezone?: string;
+  readonly locale?: 'en' | 'de';
+  readonly notification_email?: string | null;
+  readonly default_duration_minutes?: number;
+}
+
+function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 96);
+  return slug || 'calendar';
+}
+
+function checkFields(input: CalendarManageInput): void {
+  if (input.timezone !== undefined) checkTimeZone(input.timezone, 'timezone');
+  if (input.notification_email) checkEmail(input.notification_email, 'notification_email');
+}
+
+/**
+ * `calendar.calendar.manage`: list, create or update calendars. The first calendar of an organization
+ * becomes its default (the one `calendar_id: null` means elsewhere). Answers `{operation, calendar}`
+ * for create and update and `{operation, calendars, count}` for list.
+ */
+export const calendarCalendarManageHandler = defineCapabilityHandler<CalendarManageInput, unknown>({
+  contract: calendarContract('calendar.calendar.manage'),
+  async check(input) {
+    try {
+      checkFields(input);
+      return [];
+    } catch (error) {
+      if (error instanceof CapabilityError) return error.violations;
+      throw error;
+    }
+  },
+  async handle(input, ctx) {
+    checkFields(input);
+    if (input.operation === 'list') {
+      const { rows } = await ctx.sql.query<CalendarRow>(
+        `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 order by created_at, id`,
+        [ctx.organizationId],
+        { name: 'calendar.calendar.list' },
+      );
+      return { operation: 'list', calendars: rows.map(calendarView), count: rows.length };
+    }
+    try {
+      if (input.operation === 'create') {
+        const name = required(input.name, 'name', 'create');
+        const { rows } = await ctx.sql.query<CalendarRow>(
+          `insert into calendar_calendars (id, organization_id, name, slug, color, is_active, is_default, timezone,
+  locale, notification_email, default_duration_minutes, created_at, updated_at)
+values ($1, $2, $3, $4, $5, $6,
+  not exists (select 1 from calendar_calendars where organization_id = $2 and is_default),
+  $7, $8, $9, $10, $11, $11)
+returning ${CALENDAR_COLUMNS}`,
+          [
+            ctx.ids.uuid(),
+            ctx.organizationId,
+            name,
+            input.slug ?? slugOf(name),
+            input.color ?? null,
+            input.is_active ?? true,
+            input.timezone ?? 'UTC',
+            input.locale ?? 'en',
+            input.notification_email ?? null,
+            input.default_duration_minutes ?? 30,
+            ctx.now,
+          ],
+          { name: 'calendar.calendar.insert' },
+        );
+        return { operation: 'create', calendar: calendarView(rows[0] as CalendarRow) };
+      }
+      const id = required(input.calendar_id, 'calendar_id', 'update');
+      const current = await findCalendar(ctx.sql, ctx.organizationId, id);
+      const { rows } = await ctx.sql.query<CalendarRow>(
+        `update calendar_calendars set name = $3, slug = $4, color = $5, is_active = $6, timezone = $7, locale = $8,
+  notification_email = $9, default_duration_minutes = $10, updated_at = $11
+where organization_id = $1 and id = $2
+returning ${CALENDAR_COLUMNS}`,
+        [
+          ctx.organizationId,
+          id,
+          input.name ?? current.name,
+          input.slug ?? current.slug,
+          input.color === undefined ? current.color : input.color,
+          input.is_active ?? current.is_active,
+          input.timezone ?? current.timezone,
+          input.locale ?? current.locale,
+          input.notification_email === undefined ? current.notification_email : input.notification_email,
+          input.default_duration_minutes ?? current.default_duration_minutes,
+          ctx.now,
+        ],
+        { name: 'calendar.calendar.update' },
+      );
+      return { operation: 'update', calendar: calendarView(rows[0] as CalendarRow) };
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new CapabilityError('conflict', 'Another calendar of this organization has that slug.');
+      }
+      throw error;
+    }
+  },
+});

@@ -1,0 +1,71 @@
+import { findCapabilityContract } from '@agw/contracts';
+import type { CapabilityContract } from '@agw/contracts';
+import { CapabilityError, type CapabilityContext } from '../define.js';
+import { isTimeZone } from './slots.js';
+
+/** The contract of a calendar capability (the contracts package must have it). */
+export function calendarContract(id: string): CapabilityContract {
+  const contract = findCapabilityContract(id, '1.0.0');
+  if (!contract) throw new Error(`contracts package lacks ${id}`);
+  return contract;
+}
+
+/** Refuses the run with one violation at `/params/<field>`. */
+export function invalid(field: string, message: string): never {
+  throw new CapabilityError('validation_failed', message, [
+    { schema_pointer: `/params/${field}`, keyword: 'calendar', message },
+  ]);
+}
+
+/** Refuses unless `value` is present (a field the chosen operation needs). */
+export function required<T>(value: T | undefined, field: string, operation: string): NonNullable<T> {
+  if (value === undefined || value === null) invalid(field, `${field} is required for operation ${operation}.`);
+  return value as NonNullable<T>;
+}
+
+/** Refuses an IANA zone name this host does not know. */
+export function checkTimeZone(value: string, field: string): string {
+  if (!isTimeZone(value)) invalid(field, `${value} is not an IANA time zone (e.g. Europe/Berlin).`);
+  return value;
+}
+
+/** ISO 8601 text of a timestamp column, or null. */
+export function iso(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** A syntactically plausible address (the mail transport decides the rest). */
+export function checkEmail(value: string, field: string): string {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) || value.length > 320) {
+    invalid(field, 'Give a valid email address.');
+  }
+  return value;
+}
+
+/** True when `error` (or its cause) is PostgreSQL's exclusion violation: the time is taken. */
+export function isOverlap(error: unknown): boolean {
+  return sqlState(error) === '23P01';
+}
+
+/** True when `error` is a unique violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === '23505';
+}
+
+function sqlState(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** The conflict a caller sees when the time is no longer free. */
+export function slotTaken(): CapabilityError {
+  return new CapabilityError('conflict', 'slot_taken: that time overlaps another booking of this calendar.');
+}
+
+/** The context fields calendar SQL needs. */
+export type CalendarContext = Pick<CapabilityContext, 'sql' | 'organizationId' | 'ids' | 'now'>;

@@ -1,0 +1,35 @@
+import { CapabilityError, defineCapabilityHandler } from '../define.js';
+import { calendarContract } from './common.js';
+import { findLink, LINK_COLUMNS, type LinkRow, linkStatus, linkView, newSecret, publicPath } from './links.js';
+
+/**
+ * `calendar.booking_link.issue_secret`: a new secret for a secret link (256 random bits; only its
+ * SHA-256 is stored), shown once in `secret_once` and inside `url_path`. Issuing again voids the
+ * previous secret at once. A public link needs none: `secret_once` is null and `url_path` its slug path.
+ */
+export const calendarBookingLinkIssueSecretHandler = defineCapabilityHandler<{ link_id: string }, unknown>({
+  contract: calendarContract('calendar.booking_link.issue_secret'),
+  async handle(input, ctx) {
+    const link = await findLink(ctx.sql, ctx.organizationId, input.link_id);
+    if (link.access_mode === 'public') {
+      return { link: linkView(link, ctx.now), secret_once: null, url_path: publicPath(link.slug), public_link: true };
+    }
+    const status = linkStatus(link, ctx.now);
+    if (status !== 'active') {
+      throw new CapabilityError('conflict', `The link is ${status}; a secret for it would open nothing.`);
+    }
+    const { secret, sha256 } = newSecret();
+    const { rows } = await ctx.sql.query<LinkRow>(
+      `update calendar_booking_links set secret_sha256 = $3, secret_issued_at = $4, updated_at = $4
+where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
+      [ctx.organizationId, link.id, sha256, ctx.now],
+      { name: 'calendar.link.issue_secret' },
+    );
+    return {
+      link: linkView(rows[0] as LinkRow, ctx.now),
+      secret_once: secret,
+      url_path: publicPath(link.slug, secret),
+      public_link: false,
+    };
+  },
+});

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { type CapabilityContext, CapabilityError, defineCapabilityHandler } from '../define.js';
+import { resolveCalendar } from './calendars.js';
+import { calendarContract, checkEmail, invalid, isUniqueViolation, required } from './common.js';
+import { findEventTypes } from './event-types.js';
+import { findLink, LINK_COLUMNS, type LinkRow, linkStatus, linkView, publicPath } from './links.js';
+import { findTemplate, type TemplateRow } from './templates.js';
+
+/** Params of `calendar.booking_link.manage`. */
+export interface LinkManageInput {
+  readonly operation: 'list' | 'create' | 'update' | 'revoke';
+  readonly link_id?: string;
+  readonly template_id?: string | null;
+  readonly calendar_id?: string | null;
+  readonly slug?: string;
+  readonly slug_suffix?: string;
+  readonly recipient_email?: string | null;
+  readonly recipient_name?: string | null;
+  readonly recipient_account_id?: string | null;
+  readonly project_id?: string | null;
+  readonly title?: string;
+  readonly access_mode?: 'public' | 'secret';
+  readonly valid_days?: number;
+  readonly valid_until?: string;
+  readonly one_time_use?: boolean;
+  readonly status?: 'active' | 'expired' | 'revoked' | 'booked';
+  readonly allowed_event_type_ids?: string[];
+  readonly email_binding_required?: boolean;
+  readonly phone_required?: boolean;
+  readonly booking_window_days?: number;
+  readonly min_notice_minutes?: number;
+  readonly slot_limit?: number;
+  readonly rules_json?: Record<string, unknown>;
+  readonly context?: Record<string, unknown>;
+}
+
+const DAY_MS = 86_400_000;
+
+function validUntil(input: LinkManageInput, now: Date, fallbackDays: number | null): Date | null {
+  if (input.valid_until !== undefined) {
+    const until = new Date(input.valid_until);
+    if (until.getTime() <= now.getTime()) invalid('valid_until', 'valid_until must be in the future.');
+    return until;
+  }
+  const days = input.valid_days ?? fallbackDays;
+  return days === null ? null : new Date(now.getTime() + days * DAY_MS);
+}
+
+/** A public link answers its path; a secret link's path needs the secret, which only issue_secret shows. */
+function pathOf(row: LinkRow) {
+  return row.access_mode === 'public'
+    ? { url_path: publicPath(row.slug), secret_redacted: false }
+    : { url_path: null, secret_redacted: true };
+}
+
+/**
+ * `calendar.booking_link.manage`: list, create, update or revoke booking links. A secret link is
+ * created without a secret: `calendar.booking_link.issue_secret` makes one and shows it once. A
+ * generated slug is the template's `slug_base` (or the title) plus `slug_suffix` or 8 random hex digits.
+ * Revoked and booked links are final; an expired link can be extended by `update` with a new validity.
+ */
+export const calendarBookingLinkManageHandler = defineCapabilityHandler<LinkManageInput, unknown>({
+  contract: calendarContract('calendar.booking_link.manage'),
+  async handle(input, ctx) {
+    if (input.recipient_email) checkEmail(input.recipient_email, 'recipient_email');
+    if (input.operation === 'list') {
+      const { rows } = await ctx.sql.query<LinkRow>(
+        `select ${LINK_COLUMNS} from calendar_booking_links
+where organization_id = $1 and ($2::uuid is null or calendar_id = $2) and ($3::uuid is null or template_id = $3)
+order by created_at desc, id limit 500`,
+        [ctx.organizationId, input.calendar_id ?? null, input.template_id ?? null],
+        { name: 'calendar.link.list' },
+      );
+      const links = rows
+        .filter((row) => input.status === undefined || linkStatus(row, ctx.now) === input.status)
+        .filter((row) => input.project_id === undefined || row.project_id === input.project_id);
+      return {
+        operation: 'list',
+        links: links.map((row) => linkView(row, ctx.now)),
+        contexts: links.map((row) => ({ link_id: row.id, context: row.context })),
+        count: links.length,
+      };
+    }
+    if (input.allowed_event_type_ids) {
+      await findEventTypes(ctx.sql, ctx.organizationId, input.allowed_event_type_ids);
+    }
+    try {
+      if (input.operation === 'create') return await create(input, ctx);
+      const id = required(input.link_id, 'link_id', input.operation);
+      const current = await findLink(ctx.sql, ctx.organizationId, id);
+      const status = linkStatus(current, ctx.now);
+      if (current.status === 'revoked' || current.status === 'booked') {
+        throw new CapabilityError('conflict', `The link is ${current.status}; it cannot change any more.`);
+      }
+      if (input.operation === 'revoke' || input.status === 'revoked') {
+        const { rows } = await ctx.sql.query<LinkRow>(
+          `update calendar_booking_links set status = 'revoked', revoked_at = $3, secret_sha256 = null, updated_at = $3
+where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
+          [ctx.organizationId, id, ctx.now],
+          { name: 'calendar.link.revoke' },
+        );
+        const row = rows[0] as LinkRow;
+        return { operation: input.operation, link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+      }
+      if (input.status !== undefined && input.status !== status) {
+        invalid('status', 'A link moves to revoked by revoke; booked and expired follow from bookings and valid_until.');
+      }
+      const recipientEmail = input.recipient_email === undefined ? current.recipient_email : input.recipient_email;
+      const binding = input.email_binding_required ?? current.email_binding_required;
+      if (binding && !recipientEmail) invalid('recipient_email', 'email_binding_required needs a recipient_email.');
+      const until =
+        input.valid_until !== undefined || input.valid_days !== undefined
+          ? validUntil(input, ctx.now, null)
+          : current.valid_until;
+      const { rows } = await ctx.sql.query<LinkRow>(
+        `update calendar_booking_links set title = $3, recipient_email = $4, recipient_name = $5,
+  recipient_account_id = $6, project_id = $7, valid_until = $8, one_time_use = $9, allowed_event_type_ids = $10,
+  email_binding_required = $11, phone_required = $12, booking_window_days = $13, min_notice_minutes = $14,
+  slot_limit = $15, rules_json = $16, context = $17, status = 'active', updated_at = $18
+where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
+        [
+          ctx.organizationId,
+          id,
+          input.title ?? current.title,
+          recipientEmail,
+          input.recipient_name === undefined ? current.recipient_name : input.recipient_name,
+          input.recipient_account_id === undefined ? current.recipient_account_id : input.recipient_account_id,
+          input.project_id === undefined ? current.project_id : input.project_id,
+          until,
+          input.one_time_use ?? current.one_time_use,
+          JSON.stringify(input.allowed_event_type_ids ?? current.allowed_event_type_ids),
+          binding,
+          input.phone_required ?? current.phone_required,
+          input.booking_window_days ?? current.booking_window_days,
+          input.min_notice_minutes ?? current.min_notice_minutes,
+          input.slot_limit ?? current.slot_limit,
+          JSON.stringify(input.rules_json ?? current.rules_json),
+          JSON.stringify(input.context ?? current.context),
+          ctx.now,
+        ],
+        { name: 'calendar.link.update' },
+      );
+      const row = rows[0] as LinkRow;
+      return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new CapabilityError('conflict', 'That slug is taken; choose another.');
+      throw error;
+    }
+  },
+});
+
+async function create(input: LinkManageInput, ctx: CapabilityContext) {
+  let template: TemplateRow | undefined;
+  if (input.template_id) {
+    template = await findTemplate(ctx.sql, ctx.organizationId, input.template_id);
+    if (template.status !== 'active') {
+      throw new CapabilityError('conflict', `The template is ${template.status}; it makes no new links.`);
+    }
+  }
+  const calendar = await resolveCalendar(ctx, input.calendar_id ?? template?.calendar_id ?? null);
+  const title: string = input.title ?? template?.default_title ?? required<string>(input.title, 'title', 'create');
+  const base =
+    template?.slug_base ??
+    (title
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) ||
+      'meeting');
+  const slug = input.slug ?? `${base.slice(0, 86)}-${input.slug_suffix ?? randomBytes(4).toString('hex')}`.slice(0, 96);
+  const accessMode = input.access_mode ?? 'secret';
+  const binding = input.email_binding_required ?? template?.email_binding_required ?? false;
+  if (binding && !input.recipient_email) invalid('recipient_email', 'email_binding_required needs a recipient_email.');
+  const { rows } = await ctx.sql.query<LinkRow>(
+    `insert into calendar_booking_links (id, organization_id, installation_id, calendar_id, template_id, slug,
+  access_mode, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,
+  one_time_use, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
+  min_notice_minutes, slot_limit, rules_json, context, created_at, updated_at)
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
+  $24, $24)
+returning ${LINK_COLUMNS}`,
+    [
+      ctx.ids.uuid(),
+      ctx.organizationId,
+      ctx.installationId,
+      calendar.id,
+      template?.id ?? null,
+      slug,
+      accessMode,
+      title,
+      template?.default_intro ?? null,
+      input.recipient_email ?? null,
+      input.recipient_name ?? null,
+      input.recipient_account_id ?? null,
+      input.project_id ?? null,
+      validUntil(input, ctx.now, template?.default_valid_days ?? null),
+      input.one_time_use ?? template?.default_one_time_use ?? accessMode === 'secret',
+      JSON.stringify(input.allowed_event_type_ids ?? template?.allowed_event_type_ids ?? []),
+      binding,
+      input.phone_required ?? template?.phone_required ?? false,
+      input.booking_window_days ?? template?.booking_window_days ?? 60,
+      input.min_notice_minutes ?? template?.min_notice_minutes ?? 120,
+      input.slot_limit ?? template?.slot_limit ?? 60,
+      JSON.stringify(input.rules_json ?? null),
+      JSON.stringify(input.context ?? null),
+      ctx.now,
+    ],
+    { name: 'calendar.link.insert' },
+  );
+  const row = rows[0] as LinkRow;
+  return { operation: 'create', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+}

@@ -1,0 +1,390 @@
+import { randomBytes } from 'node:crypto';
+import type { DomainHost, PublicRequest, PublicResponse, PublicRoute } from '../domain.js';
+import type { BookingRow } from './bookings.js';
+import {
+  type BookingRefusal,
+  type BookingRequest,
+  bookOnLink,
+  linkSlots,
+  type OpenLink,
+  openLink,
+  ownerOfSlug,
+  pickEventType,
+  SlotTakenError,
+} from './booking-page-service.js';
+import { checkEmailText } from './form.js';
+import { type Locale, TEXT } from './messages.js';
+import { renderBookingPage, renderConfirmation, renderUnavailable } from './page.js';
+import { isTimeZone } from './slots.js';
+
+/** Per client address: page and slot reads, and booking attempts (a person books a handful at most). */
+export const READS_PER_MINUTE = 120;
+export const BOOKINGS_PER_MINUTE = 10;
+
+const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
+const DAY_MS = 86_400_000;
+
+type Answer = PublicResponse;
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): Answer {
+  return { status, headers: { 'cache-control': 'no-store', ...extra }, body };
+}
+
+function problem(status: number, code: string, message: string, requestId: string, extra: Record<string, string> = {}) {
+  return json(status, { error: { code, message, request_id: requestId } }, extra);
+}
+
+function html(status: number, body: string, nonce: string): Answer {
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      // The secret is in the path: never hand it to another site.
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'x-robots-tag': 'noindex',
+    },
+    body,
+  };
+}
+
+function visitorLocale(request: PublicRequest): Locale {
+  return /^de\b/i.test(request.headers['accept-language'] ?? '') ? 'de' : 'en';
+}
+
+function pathOf(slug: string, secret: string | undefined): string {
+  return secret ? `/book/${slug}/${secret}` : `/book/${slug}`;
+}
+
+/**
+ * A form post from another site is refused: a browser sends Origin (or Sec-Fetch-Site) with every
+ * POST, and it must name this gateway. JSON posts need `application/json`, which another site cannot
+ * send without a CORS preflight this gateway never grants.
+ */
+function crossSite(request: PublicRequest, publicBaseUrl: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return true;
+  const origin = request.headers.origin;
+  if (!origin) return site === undefined;
+  const own = new Set([new URL(publicBaseUrl).host, request.headers.host]);
+  try {
+    return !own.has(new URL(origin).host);
+  } catch {
+    return true;
+  }
+}
+
+/** The calendar domain's public routes: the booking page and its JSON API. */
+export function bookingRoutes(host: DomainHost): PublicRoute[] {
+  const limited = async (request: PublicRequest, bucket: string, limit: number): Promise<Answer | undefined> => {
+    const verdict = await host.rateLimit(`calendar.${bucket}:${request.clientAddress}`, limit, 60);
+    if (verdict.allowed) return undefined;
+    return problem(429, 'rate_limited', 'Too many requests; try again shortly.', request.requestId, {
+      'retry-after': String(verdict.retryAfterSeconds),
+    });
+  };
+
+  /** Runs `fn` in the link's tenant when the link is open; undefined when it is not (any reason). */
+  const withLink = async <T>(
+    slug: string,
+    secret: string | undefined,
+    fn: (open: OpenLink, sql: Parameters<Parameters<DomainHost['asTenant']>[1]>[0], mail: Parameters<Parameters<DomainHost['asTenant']>[1]>[1], ownerEmail: string | null) => Promise<T>,
+  ): Promise<T | undefined> => {
+    const owner = await ownerOfSlug(host, slug);
+    if (!owner) return undefined;
+    return host.asTenant(owner.organizationId, async (sql, mail) => {
+      const open = await openLink(sql, owner.organizationId, slug, secret, host.clock.now());
+      return open ? fn(open, sql, mail, owner.ownerEmail) : undefined;
+    });
+  };
+
+  const page = async (request: PublicRequest, secret: string | undefined): Promise<Answer> => {
+    const nonce = randomBytes(16).toString('base64');
+    const slug = request.params.slug as string;
+    const rendered = await withLink(slug, secret, async (open, sql) => {
+      const requestedZone = request.query.get('tz');
+      const zone = requestedZone && isTimeZone(requestedZone) ? requestedZone : open.calendar.timezone;
+      const type = pickEventType(open, request.query.get('type')) ?? (open.eventTypes[0] as OpenLink['eventTypes'][0]);
+      const now = host.clock.now();
+      const fromText = request.query.get('from');
+      const from = fromText && !Number.isNaN(Date.parse(fromText)) ? new Date(fromText) : now;
+      const page = await linkSlots(sql, open, type, from, new Date(now.getTime() + open.link.booking_window_days * DAY_MS), now);
+      const last = page.slots.at(-1);
+      return renderBookingPage(
+        {
+          locale: open.calendar.locale,
+          title: open.link.title,
+          intro: open.link.intro,
+          organizer: open.calendar.name,
+          path: pathOf(slug, secret),
+          zone,
+          zones: ZONES.includes(zone) ? ZONES : [zone, ...ZONES],
+          eventTypes: open.eventTypes,
+          eventType: type,
+          slots: page.slots,
+          nextFrom: page.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
+          phoneRequired: open.link.phone_required,
+          values: open.link.recipient_email
+            ? { email: open.link.recipient_email, name: open.link.recipient_name ?? '' }
+            : {},
+        },
+        nonce,
+      );
+    });
+    return rendered === undefined
+      ? html(404, renderUnavailable(visitorLocale(request), nonce), nonce)
+      : html(200, rendered, nonce);
+  };
+
+  const slots = async (request: PublicRequest, secret: string | undefined): Promise<Answer> => {
+    const slug = request.params.slug as string;
+    const zone = request.query.get('tz') ?? undefined;
+    if (zone !== undefined && !isTimeZone(zone)) {
+      return problem(400, 'validation_failed', 'tz is not an IANA time zone.', request.requestId);
+    }
+    const bad = ['from', 'to'].find((name) => {
+      const value = request.query.get(name);
+      return value !== null && Number.isNaN(Date.parse(value));
+    });
+    if (bad) return problem(400, 'validation_failed', `${bad} must be an ISO 8601 time.`, request.requestId);
+    const answer = await withLink(slug, secret, async (open, sql) => {
+      const type = pickEventType(open, request.query.get('event_type_id'));
+      if (!type) return 'no_type' as const;
+      const now = host.clock.now();
+      const from = request.query.get('from') ? new Date(request.query.get('from') as string) : now;
+      const to = request.query.get('to')
+        ? new Date(request.query.get('to') as string)
+        : new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
+      const found = await linkSlots(sql, open, type, from, to, now);
+      const shown = zone ?? open.calendar.timezone;
+      const format = new Intl.DateTimeFormat('en-CA', {
+        timeZone: shown,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+      const last = found.slots.at(-1);
+      return {
+        timezone: shown,
+        event_type: { id: type.id || null, name: type.name, duration_minutes: type.duration_minutes },
+        event_types: open.eventTypes.map((t) => ({ id: t.id || null, name: t.name, duration_minutes: t.duration_minutes })),
+        slots: found.slots.map((slot) => {
+          const [date, time] = format.format(slot.start).split(', ');
+          return { start: slot.start.toISOString(), end: slot.end.toISOString(), local_date: date, local_time: time };
+        }),
+        more: found.more,
+        next_from: found.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
+      };
+    });
+    if (answer === undefined) return problem(404, 'not_found', 'No such booking link.', request.requestId);
+    if (answer === 'no_type') return problem(400, 'validation_failed', 'Not an event type of this link.', request.requestId);
+    return json(200, answer);
+  };
+
+  const book = async (request: PublicRequest, secret: string | undefined): Promise<Answer> => {
+    const slug = request.params.slug as string;
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    const isForm = type === 'application/x-www-form-urlencoded';
+    const nonce = randomBytes(16).toString('base64');
+    if (!isForm && type !== 'application/json') {
+      return problem(415, 'unsupported_media_type', 'Send application/json.', request.requestId);
+    }
+    if (isForm && crossSite(request, host.publicBaseUrl)) {
+      return problem(403, 'forbidden', 'A booking form must be sent from its own page.', request.requestId);
+    }
+    const text = new TextDecoder().decode(request.body);
+    let fields: Record<string, unknown>;
+    try {
+      fields = isForm ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>);
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new Error('not an object');
+    } catch {
+      return problem(400, 'bad_request', 'The body is not a JSON object.', request.requestId);
+    }
+    const parsed = checkEmailText(fields);
+    const id = host.ids.uuid();
+    let outcome: { locale: Locale; result: BookingRow | BookingRefusal; page?: () => Promise<Answer> } | undefined;
+    try {
+      outcome = await withLink(slug, secret, async (open, sql, mail, ownerEmail) => {
+        const locale = open.calendar.locale;
+        if ('field' in parsed) return { locale, result: { kind: 'invalid', ...parsed } as BookingRefusal };
+        if (open.link.phone_required && !parsed.phone) {
+          return { locale, result: { kind: 'invalid', field: 'phone', message: 'phone is required by this link.' } as BookingRefusal };
+        }
+        const bookingRequest: BookingRequest = { ...parsed, timezone: parsed.timezone ?? open.calendar.timezone };
+        const result = await bookOnLink(sql, mail, open, bookingRequest, {
+          now: host.clock.now(),
+          id,
+          organizerEmail: open.calendar.notification_email ?? ownerEmail,
+          icsDomain: new URL(host.publicBaseUrl).hostname,
+        });
+        return { locale, result };
+      });
+    } catch (error) {
+      if (!(error instanceof SlotTakenError)) throw error;
+      outcome = { locale: visitorLocale(request), result: { kind: 'slot_taken' } };
+    }
+    if (outcome === undefined) {
+      return isForm
+        ? html(404, renderUnavailable(visitorLocale(request), nonce), nonce)
+        : problem(404, 'not_found', 'No such booking link.', request.requestId);
+    }
+    const { locale, result } = outcome;
+    if ('id' in result) {
+      if (isForm) return html(201, renderConfirmation(locale, result, nonce), nonce);
+      return json(201, {
+        booking: {
+          id: result.id,
+          status: result.status,
+          title: result.title,
+          start: result.start_at.toISOString(),
+          end: result.end_at.toISOString(),
+          timezone: result.booker_timezone,
+        },
+      });
+    }
+    const words = TEXT[locale];
+    const refusal = {
+      gone: [404, 'not_found', 'No such booking link.'],
+      slot_taken: [409, 'slot_taken', words.taken],
+      email_bound: [403, 'email_binding_required', words.emailBound],
+      invalid: [400, 'validation_failed', result.kind === 'invalid' ? `${result.field}: ${result.message}` : words.invalid],
+    }[result.kind] as [number, string, string];
+    if (isForm) {
+      // Back to the page with the visitor's answers and the reason (a gone link shows the plain 404 page).
+      if (result.kind === 'gone') return html(404, renderUnavailable(locale, nonce), nonce);
+      const again = await page(
+        { ...request, query: new URLSearchParams({ tz: String(fields.timezone ?? ''), type: String(fields.event_type_id ?? '') }) },
+        secret,
+      );
+      const body = String(again.body).replace(
+        '<form method="get"',
+        `<p class="error" role="alert">${refusal[2].replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p><form method="get"`,
+      );
+      return { ...again, status: refusal[0], body };
+    }
+    return problem(refusal[0], refusal[1], refusal[2], request.requestId);
+  };
+
+  const readRoute = (path: string, run: (request: PublicRequest) => Promise<Answer>, openapi: Record<string, unknown>): PublicRoute => ({
+    method: 'GET',
+    path,
+    openapi,
+    handle: async (request) => (await limited(request, 'read', READS_PER_MINUTE)) ?? run(request),
+  });
+  const bookRoute = (path: string, secret: (request: PublicRequest) => string | undefined): PublicRoute => ({
+    method: 'POST',
+    path,
+    bodyLimitBytes: 16 * 1024,
+    openapi: BOOK_OPENAPI(path.includes(':secret')),
+    handle: async (request) => (await limited(request, 'book', BOOKINGS_PER_MINUTE)) ?? book(request, secret(request)),
+  });
+  const secretOf = (request: PublicRequest) => request.params.secret;
+  return [
+    readRoute('/book/:slug', (request) => page(request, undefined), PAGE_OPENAPI(false)),
+    // Before `/book/:slug/:secret`: the first matching route answers, and a secret is never `slots`.
+    readRoute('/book/:slug/slots', (request) => slots(request, undefined), SLOTS_OPENAPI(false)),
+    bookRoute('/book/:slug/bookings', () => undefined),
+    readRoute('/book/:slug/:secret', (request) => page(request, secretOf(request)), PAGE_OPENAPI(true)),
+    readRoute('/book/:slug/:secret/slots', (request) => slots(request, secretOf(request)), SLOTS_OPENAPI(true)),
+    bookRoute('/book/:slug/:secret/bookings', secretOf),
+  ];
+}
+
+const pathParams = (secret: boolean) => [
+  { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
+  ...(secret ? [{ name: 'secret', in: 'path', required: true, schema: { type: 'string' }, description: 'The secret issue_secret showed once.' }] : []),
+];
+const errors = {
+  '404': { description: 'Unknown, revoked, booked or expired link, or a wrong secret (all alike)' },
+  '429': { description: 'Rate limited per client address' },
+};
+
+function PAGE_OPENAPI(secret: boolean): Record<string, unknown> {
+  return {
+    summary: secret ? 'The booking page of a secret link' : 'The booking page of a public link',
+    parameters: [...pathParams(secret), { name: 'tz', in: 'query', schema: { type: 'string' } }],
+    responses: { '200': { description: 'HTML page', content: { 'text/html': {} } }, ...errors },
+  };
+}
+
+function SLOTS_OPENAPI(secret: boolean): Record<string, unknown> {
+  return {
+    summary: 'Free slots of a booking link',
+    parameters: [
+      ...pathParams(secret),
+      { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' } },
+      { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' } },
+      { name: 'tz', in: 'query', schema: { type: 'string' }, description: 'IANA zone for local_date and local_time' },
+      { name: 'event_type_id', in: 'query', schema: { type: 'string', format: 'uuid' } },
+    ],
+    responses: {
+      '200': {
+        description: 'Slots, at most the link’s slot_limit; next_from continues',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                timezone: { type: 'string' },
+                slots: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      start: { type: 'string', format: 'date-time' },
+                      end: { type: 'string', format: 'date-time' },
+                      local_date: { type: 'string' },
+                      local_time: { type: 'string' },
+                    },
+                  },
+                },
+                more: { type: 'boolean' },
+                next_from: { type: ['string', 'null'] },
+              },
+            },
+          },
+        },
+      },
+      '400': { description: 'Bad tz, from or to' },
+      ...errors,
+    },
+  };
+}
+
+function BOOK_OPENAPI(secret: boolean): Record<string, unknown> {
+  return {
+    summary: 'Book a slot of a booking link',
+    parameters: pathParams(secret),
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['start', 'name', 'email'],
+            properties: {
+              start: { type: 'string', format: 'date-time' },
+              event_type_id: { type: 'string', format: 'uuid' },
+              name: { type: 'string', maxLength: 160 },
+              email: { type: 'string', maxLength: 320 },
+              phone: { type: 'string', maxLength: 40 },
+              note: { type: 'string', maxLength: 2000 },
+              timezone: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      '201': { description: 'Booked; both sides get a mail with an .ics' },
+      '400': { description: 'Invalid fields' },
+      '403': { description: 'email_binding_required: only the recipient may book, or a cross-site form post' },
+      '409': { description: 'slot_taken: the time is no longer free' },
+      ...errors,
+    },
+  };
+}
