@@ -57,7 +57,8 @@ export function minutesOfDay(time: string): number {
  * The free slots. Rules are wall-clock: a slot starts at the rule's start and every `durationMinutes`
  * of wall-clock time after it, each start placed in the rule's zone by luxon, so 09:00 Berlin stays
  * 09:00 Berlin across DST. A wall-clock start that does not exist that day (the skipped hour) is not
- * offered; one that exists twice (the repeated hour) is offered once, at luxon's earlier offset. A slot
+ * offered; one that exists twice (the repeated hour) is offered once, at
+ * its second occurrence (standard time: how luxon resolves an ambiguous local time). A slot
  * lasts `durationMinutes` of real time and must end by the rule's end. A slot is free when the meeting
  * with its buffers overlaps no busy range; it must start `minNoticeMinutes` after `now` and within
  * `bookingWindowDays` of it.

@@ -1,0 +1,356 @@
+// The calendar over real HTTP on the default catalog: an agent sets up a calendar, availability, an
+// event type and links; people book through the public JSON API and the HTML page (in chromium, by
+// mouse and by keyboard only); one-time links refuse a second booking, a wrong or revoked secret
+// answers like an unknown link, re-issuing voids the old secret, overlaps are refused, cancelling frees
+// the slot, and the mails carry an .ics that parses back to the booking.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminFetch } from './helpers/admin-fixtures.js';
+import { browserUnavailable, launchBrowser } from './helpers/browser.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
+import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
+
+const gateway = useGateway();
+let key: string;
+let calendarId: string;
+let eventTypeId: string;
+
+async function invoke(id: string, params: Record<string, unknown>) {
+  const answer = await gateway.client.post(
+    '/mcp/invoke',
+    { id, params, idempotency_key: `cal-${randomUUID()}` },
+    { key, idem: null },
+  );
+  return answer;
+}
+/**
+ * The result of a run. issue_secret is risk `high` in the spec: it waits for an operator approval,
+ * given here through the admin API, then runs with the approval token.
+ */
+async function result(id: string, params: Record<string, unknown>) {
+  let answer = await invoke(id, params);
+  if (answer.json?.status === 'pending_approval') {
+    const { approval_id, approval_token } = answer.json.approval;
+    await adminFetch(`${gateway.url}/admin/approvals/${approval_id}/approve`, gateway.operatorKey, { body: {} });
+    answer = await gateway.client.post(
+      '/mcp/invoke',
+      { id, params, approval_token, idempotency_key: `cal-${randomUUID()}` },
+      { key, idem: null },
+    );
+  }
+  if (answer.status !== 200 || answer.json.result === undefined) throw new Error(`${id}: ${answer.status} ${answer.text}`);
+  return answer.json.result;
+}
+
+/** A fresh link; a secret link comes back with its one-time path. */
+async function newLink(params: Record<string, unknown>): Promise<{ linkId: string; path: string }> {
+  const created = await result('calendar.booking_link.manage', {
+    operation: 'create',
+    calendar_id: calendarId,
+    title: 'Intro call',
+    allowed_event_type_ids: [eventTypeId],
+    min_notice_minutes: 0,
+    ...params,
+  });
+  if (created.link.access_mode === 'public') return { linkId: created.link.id, path: created.url_path };
+  const issued = await result('calendar.booking_link.issue_secret', { link_id: created.link.id });
+  return { linkId: created.link.id, path: issued.url_path };
+}
+
+const getJson = async (path: string) => {
+  const response = await fetch(`${gateway.url}${path}`);
+  return { status: response.status, body: await response.json() };
+};
+const postJson = async (path: string, body: unknown) => {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+};
+const slotsOf = async (path: string, tz = 'Europe/Berlin') => getJson(`${path}/slots?tz=${encodeURIComponent(tz)}`);
+
+/** VEVENT fields of an .ics (unfolded lines), to read a mail's calendar file back. */
+function parseIcs(text: string): Record<string, string> {
+  const lines = text.replace(/\r\n[ \t]/g, '').split(/\r\n/);
+  const fields: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields[line.slice(0, colon).split(';')[0] as string] ??= line.slice(colon + 1);
+  }
+  return fields;
+}
+const icsTime = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+/** `[yyyy-MM-dd, HH:mm]` of an instant in `zone`. */
+const localParts = (iso: string, zone: string) => {
+  const text = new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+  }).format(new Date(iso));
+  return text.split(', ');
+};
+const mailTo = (to: string, subjectStart: string) =>
+  waitUntil(async () =>
+    (await readDevMailbox(gateway.dataDir)).find((mail) => mail.to.includes(to) && mail.subject.startsWith(subjectStart)),
+  );
+
+beforeAll(async () => {
+  ({ key } = await approvedInstallation(gateway, '5'));
+  const calendar = await result('calendar.calendar.manage', {
+    operation: 'create',
+    name: 'Dana Berg',
+    timezone: 'Europe/Berlin',
+    notification_email: 'dana@example.com',
+  });
+  calendarId = calendar.calendar.id;
+  // Every day 09:00–17:00 Berlin, so the test finds slots whatever day it runs.
+  await result('calendar.availability.manage', {
+    operation: 'replace',
+    calendar_id: calendarId,
+    rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, start_time: '09:00', end_time: '17:00' })),
+  });
+  const type = await result('calendar.event_type.manage', {
+    operation: 'create',
+    calendar_id: calendarId,
+    name: 'Video call',
+    duration_minutes: 30,
+    buffer_after_minutes: 0,
+    meeting_url: 'https://meet.example.com/dana',
+  });
+  eventTypeId = type.event_type.id;
+});
+
+describe('the agent’s setup', () => {
+  it('answers availability in the calendar’s zone and refuses rules that do not make sense', async () => {
+    const got = await result('calendar.availability.manage', { operation: 'get', calendar_id: calendarId });
+    expect(got.count).toBe(7);
+    expect(got.rules[1]).toEqual({ day_of_week: 1, start_time: '09:00', end_time: '17:00', timezone: 'Europe/Berlin' });
+    const backwards = await invoke('calendar.availability.manage', {
+      operation: 'replace',
+      calendar_id: calendarId,
+      rules: [{ day_of_week: 1, start_time: '17:00', end_time: '09:00' }],
+    });
+    expect(backwards.status).toBe(400);
+    expect(backwards.json.error.schema_pointer).toBe('/params/rules/0/end_time');
+    const zone = await invoke('calendar.calendar.manage', { operation: 'create', name: 'X', timezone: 'Mars/Olympus' });
+    expect(zone.status).toBe(400);
+  });
+
+  it('creates a secret link without a secret, and shows a secret once', async () => {
+    const created = await result('calendar.booking_link.manage', { operation: 'create', calendar_id: calendarId, title: 'Hidden' });
+    expect(created).toMatchObject({ url_path: null, secret_redacted: true, link: { access_mode: 'secret', has_secret: false } });
+    expect(JSON.stringify(created)).not.toContain('secret_sha256');
+    const issued = await result('calendar.booking_link.issue_secret', { link_id: created.link.id });
+    expect(issued.secret_once).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
+    expect(issued.url_path).toBe(`/book/${created.link.slug}/${issued.secret_once}`);
+    const listed = await result('calendar.booking_link.manage', { operation: 'list' });
+    expect(JSON.stringify(listed)).not.toContain(issued.secret_once);
+  });
+});
+
+describe('the public JSON API', () => {
+  it('offers slots in the visitor’s zone; a wrong, missing or revoked secret answers like an unknown link', async () => {
+    const { linkId, path } = await newLink({ one_time_use: true });
+    const kolkata = await slotsOf(path, 'Asia/Kolkata');
+    expect(kolkata.status).toBe(200);
+    const [first] = kolkata.body.slots;
+    expect([first.local_date, first.local_time]).toEqual(localParts(first.start, 'Asia/Kolkata'));
+    // 09:00–17:00 Berlin is 13:30–21:30 in Kolkata in winter (12:30–20:30 in summer).
+    expect(first.local_time >= '12:30' && first.local_time <= '21:00').toBe(true);
+    expect(Number(localParts(first.start, 'Europe/Berlin')[1]?.slice(0, 2))).toBeGreaterThanOrEqual(9);
+
+    const unknown = await slotsOf('/book/no-such-link');
+    const slug = path.split('/')[2];
+    const wrongSecret = await slotsOf(`/book/${slug}/${'A'.repeat(43)}`);
+    const noSecret = await slotsOf(`/book/${slug}`);
+    for (const answer of [unknown, wrongSecret, noSecret]) {
+      expect(answer.status).toBe(404);
+      expect({ ...answer.body.error, request_id: 'x' }).toEqual({ ...unknown.body.error, request_id: 'x' });
+    }
+    await result('calendar.booking_link.manage', { operation: 'revoke', link_id: linkId });
+    expect((await slotsOf(path)).status).toBe(404);
+    expect((await fetch(`${gateway.url}${path}`)).status).toBe(404);
+  });
+
+  it('re-issuing a secret voids the old one at once', async () => {
+    const { linkId, path: old } = await newLink({});
+    const again = await result('calendar.booking_link.issue_secret', { link_id: linkId });
+    expect((await slotsOf(old)).status).toBe(404);
+    expect((await slotsOf(again.url_path)).status).toBe(200);
+  });
+
+  it('books a one-time link once, mails both sides an .ics, and the link refuses a second booking', async () => {
+    const { linkId, path } = await newLink({ one_time_use: true });
+    const [slot, other] = (await slotsOf(path)).body.slots;
+    const booked = await postJson(`${path}/bookings`, {
+      start: slot.start,
+      name: 'Kim Booker',
+      email: 'kim@example.com',
+      timezone: 'Asia/Kolkata',
+    });
+    expect(booked.status).toBe(201);
+    expect(booked.body.booking).toMatchObject({ status: 'confirmed', start: slot.start, end: slot.end });
+    const second = await postJson(`${path}/bookings`, { start: other.start, name: 'Kim', email: 'kim@example.com' });
+    expect(second.status).toBe(404);
+    const links = await result('calendar.booking_link.manage', { operation: 'list', status: 'booked' });
+    expect(links.links.map((link: { id: string }) => link.id)).toContain(linkId);
+
+    const toBooker = await mailTo('kim@example.com', 'Confirmed: Video call: Intro call');
+    const toOrganizer = await mailTo('dana@example.com', 'Confirmed: Video call: Intro call');
+    expect(toBooker.body).toContain('(Asia/Kolkata)');
+    expect(toOrganizer.body).toContain('(Europe/Berlin)');
+    const [ics] = attachmentsOf(toBooker);
+    expect(ics?.filename).toBe('invite.ics');
+    const event = parseIcs(ics?.content.toString('utf8') ?? '');
+    expect(event).toMatchObject({
+      METHOD: 'REQUEST',
+      DTSTART: icsTime(slot.start),
+      DTEND: icsTime(slot.end),
+      SUMMARY: 'Video call: Intro call',
+      STATUS: 'CONFIRMED',
+      SEQUENCE: '0',
+    });
+    expect(event.UID).toContain(booked.body.booking.id);
+
+    // The agent sees it, and cancelling frees the slot at once and mails a CANCEL with the same UID.
+    const listed = await result('calendar.booking.manage', { operation: 'list', calendar_id: calendarId });
+    expect(listed.bookings.map((b: { id: string }) => b.id)).toContain(booked.body.booking.id);
+    const publicLink = await newLink({ access_mode: 'public', one_time_use: false });
+    const starts = async () => (await slotsOf(publicLink.path)).body.slots.map((s: { start: string }) => s.start);
+    expect(await starts()).not.toContain(slot.start);
+    await result('calendar.booking.manage', { operation: 'cancel', booking_id: booked.body.booking.id, cancelled_reason: 'Ill' });
+    expect(await starts()).toContain(slot.start);
+    const cancelMail = await mailTo('kim@example.com', 'Cancelled:');
+    const cancelled = parseIcs(attachmentsOf(cancelMail)[0]?.content.toString('utf8') ?? '');
+    expect(cancelled).toMatchObject({ METHOD: 'CANCEL', UID: event.UID, SEQUENCE: '1', STATUS: 'CANCELLED' });
+  });
+
+  it('never books one time twice: the second answers slot_taken, and a move onto it is a conflict', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const [slot, later] = (await slotsOf(path)).body.slots;
+    const first = await postJson(`${path}/bookings`, { start: slot.start, name: 'A', email: 'a@example.com' });
+    const twin = await postJson(`${path}/bookings`, { start: slot.start, name: 'B', email: 'b@example.com' });
+    expect([first.status, twin.status]).toEqual([201, 409]);
+    expect(twin.body.error.code).toBe('slot_taken');
+    const other = await postJson(`${path}/bookings`, { start: later.start, name: 'C', email: 'c@example.com' });
+    expect(other.status).toBe(201);
+    const move = await invoke('calendar.booking.manage', {
+      operation: 'update',
+      booking_id: other.body.booking.id,
+      start_at: slot.start,
+    });
+    expect(move.status).toBe(409);
+    expect(move.json.error.message).toContain('slot_taken');
+    // A direct insert that overlaps is refused by the database itself (the exclusion constraint).
+    const row = await gateway.knex('calendar_bookings').where({ id: first.body.booking.id }).first();
+    await expect(
+      gateway.knex('calendar_bookings').insert({ ...row, id: randomUUID(), start_at: new Date(Date.parse(slot.start) + 600_000), blocked_from: new Date(Date.parse(slot.start) + 600_000) }),
+    ).rejects.toThrow(/calendar_bookings_no_overlap/);
+  });
+
+  it('binds a link to its recipient’s email when asked', async () => {
+    const { path } = await newLink({ email_binding_required: true, recipient_email: 'only@example.com' });
+    const [slot] = (await slotsOf(path)).body.slots;
+    const stranger = await postJson(`${path}/bookings`, { start: slot.start, name: 'X', email: 'x@example.com' });
+    expect(stranger.status).toBe(403);
+    expect(stranger.body.error.code).toBe('email_binding_required');
+    const owner = await postJson(`${path}/bookings`, { start: slot.start, name: 'O', email: 'ONLY@example.com' });
+    expect(owner.status).toBe(201);
+  });
+
+  it('is listed in /openapi.json', async () => {
+    const { body } = await getJson('/openapi.json');
+    expect(Object.keys(body.paths)).toEqual(
+      expect.arrayContaining(['/book/{slug}/slots', '/book/{slug}/bookings', '/book/{slug}/{secret}/slots', '/book/{slug}/{secret}/bookings']),
+    );
+  });
+
+  it('refuses a form post from another site', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const response = await fetch(`${gateway.url}${path}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      body: 'start=2030-01-01T09%3A00%3A00Z&name=x&email=x%40example.com',
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+const SCREENSHOT = fileURLToPath(new URL('../../../docs/calendar-booking-page.png', import.meta.url));
+
+describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnavailable ?? ''}`, () => {
+  it('a visitor in Kolkata opens a secret link, picks a slot, books, sees the confirmation; the link then refuses', async () => {
+    const { path } = await newLink({ one_time_use: true, recipient_email: 'ravi@example.com', recipient_name: 'Ravi' });
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ timezoneId: 'Asia/Kolkata', viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(`${gateway.url}${path}`);
+      // The script picked the visitor's zone from the browser.
+      await page.waitForURL(/tz=Asia%2FKolkata/);
+      expect(await page.locator('#tz').inputValue()).toBe('Asia/Kolkata');
+      expect(await page.locator('h1').textContent()).toBe('Intro call');
+      const firstSlot = page.locator('input[name=start]').first();
+      const start = await firstSlot.getAttribute('value');
+      const label = await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).textContent();
+      expect(label).toBe(
+        new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', hour: 'numeric', minute: 'numeric' }).format(new Date(start as string)),
+      );
+      await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).click();
+      expect(await page.locator('#email').inputValue()).toBe('ravi@example.com');
+      mkdirSync(fileURLToPath(new URL('../../../docs/', import.meta.url)), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      await page.getByRole('button', { name: 'Book' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Booked');
+      expect(await page.locator('main').textContent()).toContain('ravi@example.com');
+      const again = await page.goto(`${gateway.url}${path}`);
+      expect(again?.status()).toBe(404);
+      expect(await page.locator('h1').textContent()).toBe('This booking link is not available.');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('books with the keyboard alone', async () => {
+    const { path } = await newLink({ one_time_use: true });
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ timezoneId: 'Europe/Berlin' });
+      const page = await context.newPage();
+      await page.goto(`${gateway.url}${path}?tz=Europe%2FBerlin`);
+      const tabTo = async (selector: string) => {
+        for (let i = 0; i < 40; i += 1) {
+          await page.keyboard.press('Tab');
+          if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+        }
+        throw new Error(`Tab never reached ${selector}`);
+      };
+      await tabTo('input[name=start]');
+      await page.keyboard.press('ArrowRight'); // the second time of the first day (arrows move and select)
+      const chosen = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
+      await tabTo('#name');
+      await page.keyboard.type('Key Board');
+      await tabTo('#email');
+      await page.keyboard.type('keys@example.com');
+      await tabTo('button[type=submit]#book-submit, form#book button[type=submit]');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Booked');
+      const bookings = await result('calendar.booking.manage', { operation: 'list', calendar_id: calendarId });
+      expect(bookings.bookings.find((b: { booker_email: string }) => b.booker_email === 'keys@example.com')?.start_at).toBe(chosen);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('abuse', () => {
+  // Last: it spends this address's booking budget for the rest of the minute.
+  it('rate limits booking attempts per client address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) statuses.push((await postJson('/book/no-such-link/bookings', {})).status);
+    expect(statuses.slice(-1)).toEqual([429]);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+  });
+});
