@@ -2,6 +2,7 @@ import { CapabilityError, defineCapabilityHandler } from '../define.js';
 import { BOOKING_COLUMNS, type BookingRow, bookingView } from './bookings.js';
 import { findCalendar, resolveCalendar } from './calendars.js';
 import { calendarContract, invalid, isOverlap, required, slotTaken } from './common.js';
+import { ICS_DOMAIN } from './ics.js';
 import { stageBookingMail } from './messages.js';
 
 /** Params of `calendar.booking.manage`. */
@@ -19,9 +20,6 @@ export interface BookingManageInput {
   readonly status?: 'confirmed' | 'cancelled' | 'no_show';
   readonly cancelled_reason?: string;
 }
-
-/** The host part of `PUBLIC_BASE_URL` names the ICS UIDs; handlers do not see it, so a fixed one. */
-export const ICS_DOMAIN = 'agent-gateway.calendar';
 
 /**
  * `calendar.booking.manage`: list bookings (by time range, calendar, with or without cancelled ones),

@@ -2,6 +2,12 @@ import icalGenerator, { ICalCalendarMethod, ICalEventStatus } from 'ical-generat
 import type { BookingRow } from './bookings.js';
 
 /**
+ * The right-hand side of every booking's UID. Fixed, not PUBLIC_BASE_URL's host: a handler (cancel,
+ * move) does not know that URL, and the UID must be the same in every mail of one booking.
+ */
+export const ICS_DOMAIN = 'agent-gateway.calendar';
+
+/**
  * The booking as an RFC 5545 calendar file. One UID per booking, SEQUENCE counting its changes, so a
  * reschedule (REQUEST, higher sequence) or a cancellation (CANCEL) updates the copy a mail client
  * already imported instead of adding a second event.

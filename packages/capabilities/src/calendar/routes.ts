@@ -13,6 +13,7 @@ import {
   SlotTakenError,
 } from './booking-page-service.js';
 import { checkEmailText } from './form.js';
+import { ICS_DOMAIN } from './ics.js';
 import { type Locale, TEXT } from './messages.js';
 import { renderBookingPage, renderConfirmation, renderUnavailable } from './page.js';
 import { isTimeZone } from './slots.js';
@@ -40,8 +41,8 @@ function html(status: number, body: string, nonce: string): Answer {
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      // The secret is in the path: never hand it to another site.
-      'referrer-policy': 'no-referrer',
+      // The secret is in the path: never hand it to another site (same-origin still sends Origin).
+      'referrer-policy': 'same-origin',
       'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       'x-robots-tag': 'noindex',
     },
@@ -58,15 +59,16 @@ function pathOf(slug: string, secret: string | undefined): string {
 }
 
 /**
- * A form post from another site is refused: a browser sends Origin (or Sec-Fetch-Site) with every
- * POST, and it must name this gateway. JSON posts need `application/json`, which another site cannot
- * send without a CORS preflight this gateway never grants.
+ * A form post from another site is refused. A browser says where a POST comes from: Sec-Fetch-Site
+ * (every current browser) or, failing that, Origin, which must name this gateway. A request with
+ * neither is not a browser's, so not a forgery of one. JSON posts need `application/json`, which another
+ * site cannot send without a CORS preflight this gateway never grants.
  */
 function crossSite(request: PublicRequest, publicBaseUrl: string): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site && site !== 'same-origin' && site !== 'none') return true;
+  if (site) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
-  if (!origin) return site === undefined;
+  if (!origin) return false;
   const own = new Set([new URL(publicBaseUrl).host, request.headers.host]);
   try {
     return !own.has(new URL(origin).host);
@@ -219,7 +221,7 @@ export function bookingRoutes(host: DomainHost): PublicRoute[] {
           now: host.clock.now(),
           id,
           organizerEmail: open.calendar.notification_email ?? ownerEmail,
-          icsDomain: new URL(host.publicBaseUrl).hostname,
+          icsDomain: ICS_DOMAIN,
         });
         return { locale, result };
       });
