@@ -6,7 +6,7 @@ import { calendarEventTypeManageHandler } from './event-type-manage.js';
 import { calendarBookingLinkIssueSecretHandler } from './link-issue-secret.js';
 import { calendarBookingLinkManageHandler } from './link-manage.js';
 import { calendarMigrations } from './migrations.js';
-import { bookingRoutes } from './routes.js';
+import { bookingRoutes, DEFAULT_BOOKING_RATE_LIMITS } from './routes.js';
 import { calendarBookingLinkTemplateManageHandler } from './template-manage.js';
 
 /**
@@ -25,5 +25,20 @@ export const calendarDomain: CapabilityDomain = {
     calendarBookingManageHandler,
   ] as unknown as CapabilityDomain["handlers"],
   migrations: calendarMigrations,
-  start: (host) => ({ routes: bookingRoutes(host) }),
+  start: (host) => ({ routes: bookingRoutes(host, rateLimitsFromEnvironment()) }),
 };
+
+/**
+ * CALENDAR_BOOKINGS_PER_MINUTE and CALENDAR_READS_PER_MINUTE (per client address) override the
+ * defaults, e.g. behind a proxy that makes many visitors one address, or for a load test.
+ */
+function rateLimitsFromEnvironment() {
+  const read = (name: string, fallback: number) => {
+    const value = Number(process.env[name]);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    readsPerMinute: read('CALENDAR_READS_PER_MINUTE', DEFAULT_BOOKING_RATE_LIMITS.readsPerMinute),
+    bookingsPerMinute: read('CALENDAR_BOOKINGS_PER_MINUTE', DEFAULT_BOOKING_RATE_LIMITS.bookingsPerMinute),
+  };
+}

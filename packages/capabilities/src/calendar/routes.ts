@@ -18,9 +18,12 @@ import { type Locale, TEXT } from './messages.js';
 import { renderBookingPage, renderConfirmation, renderUnavailable } from './page.js';
 import { isTimeZone } from './slots.js';
 
-/** Per client address: page and slot reads, and booking attempts (a person books a handful at most). */
-export const READS_PER_MINUTE = 120;
-export const BOOKINGS_PER_MINUTE = 10;
+/** Per client address and minute: page and slot reads, and booking attempts (a person needs a few). */
+export interface BookingRateLimits {
+  readonly readsPerMinute: number;
+  readonly bookingsPerMinute: number;
+}
+export const DEFAULT_BOOKING_RATE_LIMITS: BookingRateLimits = { readsPerMinute: 120, bookingsPerMinute: 10 };
 
 const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const DAY_MS = 86_400_000;
@@ -78,7 +81,7 @@ function crossSite(request: PublicRequest, publicBaseUrl: string): boolean {
 }
 
 /** The calendar domain's public routes: the booking page and its JSON API. */
-export function bookingRoutes(host: DomainHost): PublicRoute[] {
+export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LIMITS): PublicRoute[] {
   const limited = async (request: PublicRequest, bucket: string, limit: number): Promise<Answer | undefined> => {
     const verdict = await host.rateLimit(`calendar.${bucket}:${request.clientAddress}`, limit, 60);
     if (verdict.allowed) return undefined;
@@ -275,14 +278,14 @@ export function bookingRoutes(host: DomainHost): PublicRoute[] {
     method: 'GET',
     path,
     openapi,
-    handle: async (request) => (await limited(request, 'read', READS_PER_MINUTE)) ?? run(request),
+    handle: async (request) => (await limited(request, 'read', limits.readsPerMinute)) ?? run(request),
   });
   const bookRoute = (path: string, secret: (request: PublicRequest) => string | undefined): PublicRoute => ({
     method: 'POST',
     path,
     bodyLimitBytes: 16 * 1024,
     openapi: BOOK_OPENAPI(path.includes(':secret')),
-    handle: async (request) => (await limited(request, 'book', BOOKINGS_PER_MINUTE)) ?? book(request, secret(request)),
+    handle: async (request) => (await limited(request, 'book', limits.bookingsPerMinute)) ?? book(request, secret(request)),
   });
   const secretOf = (request: PublicRequest) => request.params.secret;
   return [
