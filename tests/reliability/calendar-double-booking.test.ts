@@ -23,17 +23,24 @@ describe.skipIf(!onPostgres)('calendar bookings from two gateway processes on on
   let calendarId: string;
 
   const result = async (id: string, params: Record<string, unknown>) => {
-    let answer = await client.post('/mcp/invoke', { id, params, idempotency_key: randomUUID() }, { key, idem: null });
+    let answer = await client.post(
+      '/mcp/invoke',
+      { id, params, idempotency_key: randomUUID() },
+      { key, idem: null },
+    );
     if (answer.json?.status === 'pending_approval') {
       const operatorKey = await readOperatorKeyFile(environment.dataDir);
-      await adminFetch(`${a.url}/admin/approvals/${answer.json.approval.approval_id}/approve`, operatorKey, { body: {} });
+      await adminFetch(`${a.url}/admin/approvals/${answer.json.approval.approval_id}/approve`, operatorKey, {
+        body: {},
+      });
       answer = await client.post(
         '/mcp/invoke',
         { id, params, approval_token: answer.json.approval.approval_token, idempotency_key: randomUUID() },
         { key, idem: null },
       );
     }
-    if (answer.status !== 200 || !answer.json.result) throw new Error(`${id}: ${answer.status} ${answer.text}`);
+    if (answer.status !== 200 || !answer.json.result)
+      throw new Error(`${id}: ${answer.status} ${answer.text}`);
     return answer.json.result;
   };
 
@@ -66,11 +73,17 @@ describe.skipIf(!onPostgres)('calendar bookings from two gateway processes on on
       .where({ id: flow.installationId })
       .update({ owner_verified_at: knex.fn.now(), operator_approval_status: 'approved' });
     key = flow.installationKey;
-    calendarId = (await result('calendar.calendar.manage', { operation: 'create', name: 'Race', timezone: 'UTC' })).calendar.id;
+    calendarId = (
+      await result('calendar.calendar.manage', { operation: 'create', name: 'Race', timezone: 'UTC' })
+    ).calendar.id;
     await result('calendar.availability.manage', {
       operation: 'replace',
       calendar_id: calendarId,
-      rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, start_time: '00:00', end_time: '23:30' })),
+      rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({
+        day_of_week: day,
+        start_time: '00:00',
+        end_time: '23:30',
+      })),
     });
   }, 90_000);
   afterAll(async () => {
@@ -101,7 +114,10 @@ describe.skipIf(!onPostgres)('calendar bookings from two gateway processes on on
     expect(refused.map((answer) => [answer.status, answer.body.error.code])).toEqual(
       Array.from({ length: CONCURRENT - 1 }, () => [409, 'slot_taken']),
     );
-    const rows = await knex('calendar_bookings').where({ calendar_id: calendarId, start_at: new Date(start) });
+    const rows = await knex('calendar_bookings').where({
+      calendar_id: calendarId,
+      start_at: new Date(start),
+    });
     expect(rows).toHaveLength(1);
   }, 60_000);
 
@@ -125,6 +141,8 @@ describe.skipIf(!onPostgres)('calendar bookings from two gateway processes on on
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status === 404)).toHaveLength(CONCURRENT - 1);
     expect(await knex('calendar_bookings').where({ link_id: created.link.id })).toHaveLength(1);
-    expect((await knex('calendar_booking_links').where({ id: created.link.id }).first()).status).toBe('booked');
+    expect((await knex('calendar_booking_links').where({ id: created.link.id }).first()).status).toBe(
+      'booked',
+    );
   }, 60_000);
 });

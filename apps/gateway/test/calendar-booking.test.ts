@@ -34,14 +34,17 @@ async function result(id: string, params: Record<string, unknown>) {
   let answer = await invoke(id, params);
   if (answer.json?.status === 'pending_approval') {
     const { approval_id, approval_token } = answer.json.approval;
-    await adminFetch(`${gateway.url}/admin/approvals/${approval_id}/approve`, gateway.operatorKey, { body: {} });
+    await adminFetch(`${gateway.url}/admin/approvals/${approval_id}/approve`, gateway.operatorKey, {
+      body: {},
+    });
     answer = await gateway.client.post(
       '/mcp/invoke',
       { id, params, approval_token, idempotency_key: `cal-${randomUUID()}` },
       { key, idem: null },
     );
   }
-  if (answer.status !== 200 || answer.json.result === undefined) throw new Error(`${id}: ${answer.status} ${answer.text}`);
+  if (answer.status !== 200 || answer.json.result === undefined)
+    throw new Error(`${id}: ${answer.status} ${answer.text}`);
   return answer.json.result;
 }
 
@@ -72,7 +75,8 @@ const postJson = async (path: string, body: unknown) => {
   });
   return { status: response.status, body: await response.json() };
 };
-const slotsOf = async (path: string, tz = 'Europe/Berlin') => getJson(`${path}/slots?tz=${encodeURIComponent(tz)}`);
+const slotsOf = async (path: string, tz = 'Europe/Berlin') =>
+  getJson(`${path}/slots?tz=${encodeURIComponent(tz)}`);
 
 /** VEVENT fields of an .ics (unfolded lines), to read a mail's calendar file back. */
 function parseIcs(text: string): Record<string, string> {
@@ -84,17 +88,29 @@ function parseIcs(text: string): Record<string, string> {
   }
   return fields;
 }
-const icsTime = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const icsTime = (iso: string) =>
+  new Date(iso)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 /** `[yyyy-MM-dd, HH:mm]` of an instant in `zone`. */
 const localParts = (iso: string, zone: string) => {
   const text = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone: zone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   }).format(new Date(iso));
   return text.split(', ');
 };
 const mailTo = (to: string, subjectStart: string) =>
   waitUntil(async () =>
-    (await readDevMailbox(gateway.dataDir)).find((mail) => mail.to.includes(to) && mail.subject.startsWith(subjectStart)),
+    (await readDevMailbox(gateway.dataDir)).find(
+      (mail) => mail.to.includes(to) && mail.subject.startsWith(subjectStart),
+    ),
   );
 
 beforeAll(async () => {
@@ -127,7 +143,12 @@ describe('the agent’s setup', () => {
   it('answers availability in the calendar’s zone and refuses rules that do not make sense', async () => {
     const got = await result('calendar.availability.manage', { operation: 'get', calendar_id: calendarId });
     expect(got.count).toBe(7);
-    expect(got.rules[1]).toEqual({ day_of_week: 1, start_time: '09:00', end_time: '17:00', timezone: 'Europe/Berlin' });
+    expect(got.rules[1]).toEqual({
+      day_of_week: 1,
+      start_time: '09:00',
+      end_time: '17:00',
+      timezone: 'Europe/Berlin',
+    });
     const backwards = await invoke('calendar.availability.manage', {
       operation: 'replace',
       calendar_id: calendarId,
@@ -135,13 +156,25 @@ describe('the agent’s setup', () => {
     });
     expect(backwards.status).toBe(400);
     expect(backwards.json.error.schema_pointer).toBe('/params/rules/0/end_time');
-    const zone = await invoke('calendar.calendar.manage', { operation: 'create', name: 'X', timezone: 'Mars/Olympus' });
+    const zone = await invoke('calendar.calendar.manage', {
+      operation: 'create',
+      name: 'X',
+      timezone: 'Mars/Olympus',
+    });
     expect(zone.status).toBe(400);
   });
 
   it('creates a secret link without a secret, and shows a secret once', async () => {
-    const created = await result('calendar.booking_link.manage', { operation: 'create', calendar_id: calendarId, title: 'Hidden' });
-    expect(created).toMatchObject({ url_path: null, secret_redacted: true, link: { access_mode: 'secret', has_secret: false } });
+    const created = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      title: 'Hidden',
+    });
+    expect(created).toMatchObject({
+      url_path: null,
+      secret_redacted: true,
+      link: { access_mode: 'secret', has_secret: false },
+    });
     expect(JSON.stringify(created)).not.toContain('secret_sha256');
     const issued = await result('calendar.booking_link.issue_secret', { link_id: created.link.id });
     expect(issued.secret_once).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits, base64url
@@ -193,7 +226,11 @@ describe('the public JSON API', () => {
     });
     expect(booked.status).toBe(201);
     expect(booked.body.booking).toMatchObject({ status: 'confirmed', start: slot.start, end: slot.end });
-    const second = await postJson(`${path}/bookings`, { start: other.start, name: 'Kim', email: 'kim@example.com' });
+    const second = await postJson(`${path}/bookings`, {
+      start: other.start,
+      name: 'Kim',
+      email: 'kim@example.com',
+    });
     expect(second.status).toBe(404);
     const links = await result('calendar.booking_link.manage', { operation: 'list', status: 'booked' });
     expect(links.links.map((link: { id: string }) => link.id)).toContain(linkId);
@@ -219,9 +256,14 @@ describe('the public JSON API', () => {
     const listed = await result('calendar.booking.manage', { operation: 'list', calendar_id: calendarId });
     expect(listed.bookings.map((b: { id: string }) => b.id)).toContain(booked.body.booking.id);
     const publicLink = await newLink({ access_mode: 'public', one_time_use: false });
-    const starts = async () => (await slotsOf(publicLink.path)).body.slots.map((s: { start: string }) => s.start);
+    const starts = async () =>
+      (await slotsOf(publicLink.path)).body.slots.map((s: { start: string }) => s.start);
     expect(await starts()).not.toContain(slot.start);
-    await result('calendar.booking.manage', { operation: 'cancel', booking_id: booked.body.booking.id, cancelled_reason: 'Ill' });
+    await result('calendar.booking.manage', {
+      operation: 'cancel',
+      booking_id: booked.body.booking.id,
+      cancelled_reason: 'Ill',
+    });
     expect(await starts()).toContain(slot.start);
     const cancelMail = await mailTo('kim@example.com', 'Cancelled:');
     const cancelled = parseIcs(attachmentsOf(cancelMail)[0]?.content.toString('utf8') ?? '');
@@ -231,11 +273,19 @@ describe('the public JSON API', () => {
   it('never books one time twice: the second answers slot_taken, and a move onto it is a conflict', async () => {
     const { path } = await newLink({ access_mode: 'public', one_time_use: false });
     const [slot, later] = (await slotsOf(path)).body.slots;
-    const first = await postJson(`${path}/bookings`, { start: slot.start, name: 'A', email: 'a@example.com' });
+    const first = await postJson(`${path}/bookings`, {
+      start: slot.start,
+      name: 'A',
+      email: 'a@example.com',
+    });
     const twin = await postJson(`${path}/bookings`, { start: slot.start, name: 'B', email: 'b@example.com' });
     expect([first.status, twin.status]).toEqual([201, 409]);
     expect(twin.body.error.code).toBe('slot_taken');
-    const other = await postJson(`${path}/bookings`, { start: later.start, name: 'C', email: 'c@example.com' });
+    const other = await postJson(`${path}/bookings`, {
+      start: later.start,
+      name: 'C',
+      email: 'c@example.com',
+    });
     expect(other.status).toBe(201);
     const move = await invoke('calendar.booking.manage', {
       operation: 'update',
@@ -247,24 +297,42 @@ describe('the public JSON API', () => {
     // A direct insert that overlaps is refused by the database itself (the exclusion constraint).
     const row = await gateway.knex('calendar_bookings').where({ id: first.body.booking.id }).first();
     await expect(
-      gateway.knex('calendar_bookings').insert({ ...row, id: randomUUID(), start_at: new Date(Date.parse(slot.start) + 600_000), blocked_from: new Date(Date.parse(slot.start) + 600_000) }),
+      gateway.knex('calendar_bookings').insert({
+        ...row,
+        id: randomUUID(),
+        start_at: new Date(Date.parse(slot.start) + 600_000),
+        blocked_from: new Date(Date.parse(slot.start) + 600_000),
+      }),
     ).rejects.toThrow(/calendar_bookings_no_overlap/);
   });
 
   it('binds a link to its recipient’s email when asked', async () => {
     const { path } = await newLink({ email_binding_required: true, recipient_email: 'only@example.com' });
     const [slot] = (await slotsOf(path)).body.slots;
-    const stranger = await postJson(`${path}/bookings`, { start: slot.start, name: 'X', email: 'x@example.com' });
+    const stranger = await postJson(`${path}/bookings`, {
+      start: slot.start,
+      name: 'X',
+      email: 'x@example.com',
+    });
     expect(stranger.status).toBe(403);
     expect(stranger.body.error.code).toBe('email_binding_required');
-    const owner = await postJson(`${path}/bookings`, { start: slot.start, name: 'O', email: 'ONLY@example.com' });
+    const owner = await postJson(`${path}/bookings`, {
+      start: slot.start,
+      name: 'O',
+      email: 'ONLY@example.com',
+    });
     expect(owner.status).toBe(201);
   });
 
   it('is listed in /openapi.json', async () => {
     const { body } = await getJson('/openapi.json');
     expect(Object.keys(body.paths)).toEqual(
-      expect.arrayContaining(['/book/{slug}/slots', '/book/{slug}/bookings', '/book/{slug}/{secret}/slots', '/book/{slug}/{secret}/bookings']),
+      expect.arrayContaining([
+        '/book/{slug}/slots',
+        '/book/{slug}/bookings',
+        '/book/{slug}/{secret}/slots',
+        '/book/{slug}/{secret}/bookings',
+      ]),
     );
   });
 
@@ -287,10 +355,17 @@ const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
 
 describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnavailable ?? ''}`, () => {
   it('a visitor in Kolkata opens a secret link, picks a slot, books, sees the confirmation; the link then refuses', async () => {
-    const { path } = await newLink({ one_time_use: true, recipient_email: 'ravi@example.com', recipient_name: 'Ravi' });
+    const { path } = await newLink({
+      one_time_use: true,
+      recipient_email: 'ravi@example.com',
+      recipient_name: 'Ravi',
+    });
     const browser = await launchBrowser();
     try {
-      const context = await browser.newContext({ timezoneId: 'Asia/Kolkata', viewport: { width: 390, height: 844 } });
+      const context = await browser.newContext({
+        timezoneId: 'Asia/Kolkata',
+        viewport: { width: 390, height: 844 },
+      });
       const page = await context.newPage();
       await page.goto(`${gateway.url}${path}`);
       // The script picked the visitor's zone from the browser (chromium names it by its older alias).
@@ -301,7 +376,11 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       const start = await firstSlot.getAttribute('value');
       const label = await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).textContent();
       expect(label).toBe(
-        new Intl.DateTimeFormat('en', { timeZone: 'Asia/Kolkata', hour: 'numeric', minute: 'numeric' }).format(new Date(start as string)),
+        new Intl.DateTimeFormat('en', {
+          timeZone: 'Asia/Kolkata',
+          hour: 'numeric',
+          minute: 'numeric',
+        }).format(new Date(start as string)),
       );
       await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).click();
       expect(await page.locator('#email').inputValue()).toBe('ravi@example.com');
@@ -341,8 +420,14 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       await tabTo('button[type=submit]#book-submit, form#book button[type=submit]');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('h1').textContent()).toBe('Booked');
-      const bookings = await result('calendar.booking.manage', { operation: 'list', calendar_id: calendarId });
-      expect(bookings.bookings.find((b: { booker_email: string }) => b.booker_email === 'keys@example.com')?.start_at).toBe(chosen);
+      const bookings = await result('calendar.booking.manage', {
+        operation: 'list',
+        calendar_id: calendarId,
+      });
+      expect(
+        bookings.bookings.find((b: { booker_email: string }) => b.booker_email === 'keys@example.com')
+          ?.start_at,
+      ).toBe(chosen);
     } finally {
       await browser.close();
     }

@@ -149,6 +149,13 @@ describe('registry', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
       'core.org.current.get',
       'documents.document.upload',
+      'calendar.calendar.manage',
+      'calendar.availability.manage',
+      'calendar.event_type.manage',
+      'calendar.booking_link_template.manage',
+      'calendar.booking_link.manage',
+      'calendar.booking_link.issue_secret',
+      'calendar.booking.manage',
       'wallet.agent_budget.guard.check',
     ]);
     expect(findCapabilityHandler('core.org.current.get', '1.0.0')).toBe(coreOrgCurrentGetHandler);

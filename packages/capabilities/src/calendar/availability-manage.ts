@@ -29,7 +29,11 @@ function clock(value: string): string {
 }
 
 /** The weekly rules of a calendar in their stored order. */
-export async function loadRules(sql: Sql, organizationId: string, calendarId: string): Promise<AvailabilityRule[]> {
+export async function loadRules(
+  sql: Sql,
+  organizationId: string,
+  calendarId: string,
+): Promise<AvailabilityRule[]> {
   const { rows } = await sql.query<RuleRow>(
     `select day_of_week, start_time::text as start_time, end_time::text as end_time, timezone
 from calendar_availability_rules where organization_id = $1 and calendar_id = $2 order by position`,

@@ -38,7 +38,13 @@ where organization_id = $1 and ($2::uuid is null or calendar_id = $2)
   and ($3::timestamptz is null or end_at > $3) and ($4::timestamptz is null or start_at < $4)
   and ($5 or status <> 'cancelled')
 order by start_at, id limit 500`,
-        [ctx.organizationId, calendar?.id ?? null, input.from ?? null, input.to ?? null, input.include_cancelled ?? false],
+        [
+          ctx.organizationId,
+          calendar?.id ?? null,
+          input.from ?? null,
+          input.to ?? null,
+          input.include_cancelled ?? false,
+        ],
         { name: 'calendar.booking.list' },
       );
       return { operation: 'list', bookings: rows.map(bookingView), count: rows.length };
@@ -74,7 +80,8 @@ where organization_id = $1 and id = $2 returning ${BOOKING_COLUMNS}`,
       ? new Date(input.end_at)
       : new Date(start.getTime() + (current.end_at.getTime() - current.start_at.getTime()));
     if (end.getTime() <= start.getTime()) invalid('end_at', 'end_at must be after start_at.');
-    if (moving && start.getTime() < ctx.now.getTime()) invalid('start_at', 'A booking cannot move into the past.');
+    if (moving && start.getTime() < ctx.now.getTime())
+      invalid('start_at', 'A booking cannot move into the past.');
     const before = current.start_at.getTime() - current.blocked_from.getTime();
     const after = current.blocked_until.getTime() - current.end_at.getTime();
     try {

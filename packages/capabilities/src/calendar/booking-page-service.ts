@@ -145,15 +145,20 @@ export async function bookOnLink(
   const { now } = context;
   const type = pickEventType(open, request.event_type_id);
   if (!type) return { kind: 'invalid', field: 'event_type_id', message: 'Not an event type of this link.' };
-  if (!isTimeZone(request.timezone)) return { kind: 'invalid', field: 'timezone', message: 'Unknown time zone.' };
+  if (!isTimeZone(request.timezone))
+    return { kind: 'invalid', field: 'timezone', message: 'Unknown time zone.' };
   const start = DateTime.fromISO(request.start, { setZone: true });
   if (!start.isValid) return { kind: 'invalid', field: 'start', message: 'start must be an ISO 8601 time.' };
-  if (link.email_binding_required && request.email.trim().toLowerCase() !== link.recipient_email?.trim().toLowerCase()) {
+  if (
+    link.email_binding_required &&
+    request.email.trim().toLowerCase() !== link.recipient_email?.trim().toLowerCase()
+  ) {
     return { kind: 'email_bound' };
   }
   const startAt = start.toJSDate();
   const offered = await linkSlots(sql, open, type, startAt, new Date(startAt.getTime() + 60_000), now);
-  if (!offered.slots.some((slot) => slot.start.getTime() === startAt.getTime())) return { kind: 'slot_taken' };
+  if (!offered.slots.some((slot) => slot.start.getTime() === startAt.getTime()))
+    return { kind: 'slot_taken' };
   if (link.one_time_use) {
     const claimed = await sql.query(
       `update calendar_booking_links set status = 'booked', booked_at = $3, updated_at = $3

@@ -1,6 +1,6 @@
-import { findCapabilityContract } from '@agw/contracts';
 import type { CapabilityContract } from '@agw/contracts';
-import { CapabilityError, type CapabilityContext } from '../define.js';
+import { findCapabilityContract } from '@agw/contracts';
+import { type CapabilityContext, CapabilityError } from '../define.js';
 import { isTimeZone } from './slots.js';
 
 /** The contract of a calendar capability (the contracts package must have it). */
@@ -19,7 +19,8 @@ export function invalid(field: string, message: string): never {
 
 /** Refuses unless `value` is present (a field the chosen operation needs). */
 export function required<T>(value: T | undefined, field: string, operation: string): NonNullable<T> {
-  if (value === undefined || value === null) invalid(field, `${field} is required for operation ${operation}.`);
+  if (value === undefined || value === null)
+    invalid(field, `${field} is required for operation ${operation}.`);
   return value as NonNullable<T>;
 }
 

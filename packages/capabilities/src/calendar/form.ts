@@ -32,8 +32,10 @@ export function checkEmailText(fields: Record<string, unknown>): ParsedBooking {
   if (phone && (phone.length > 40 || !/^[+0-9 ()./-]{3,40}$/.test(phone))) {
     return { field: 'phone', message: 'Give a valid phone number.' };
   }
-  if (note && note.length > 2000) return { field: 'note', message: 'The note is longer than 2000 characters.' };
+  if (note && note.length > 2000)
+    return { field: 'note', message: 'The note is longer than 2000 characters.' };
   if (timezone && !isTimeZone(timezone)) return { field: 'timezone', message: 'Unknown time zone.' };
-  if (eventTypeId && !/^[0-9a-f-]{36}$/i.test(eventTypeId)) return { field: 'event_type_id', message: 'Unknown event type.' };
+  if (eventTypeId && !/^[0-9a-f-]{36}$/i.test(eventTypeId))
+    return { field: 'event_type_id', message: 'Unknown event type.' };
   return { start, name, email, phone, note, timezone, event_type_id: eventTypeId };
 }

@@ -23,7 +23,7 @@ export const calendarDomain: CapabilityDomain = {
     calendarBookingLinkManageHandler,
     calendarBookingLinkIssueSecretHandler,
     calendarBookingManageHandler,
-  ] as unknown as CapabilityDomain["handlers"],
+  ] as unknown as CapabilityDomain['handlers'],
   migrations: calendarMigrations,
   start: (host) => ({ routes: bookingRoutes(host, rateLimitsFromEnvironment()) }),
 };

@@ -1,6 +1,14 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
 import { calendarContract } from './common.js';
-import { findLink, LINK_COLUMNS, type LinkRow, linkStatus, linkView, newSecret, publicPath } from './links.js';
+import {
+  findLink,
+  LINK_COLUMNS,
+  type LinkRow,
+  linkStatus,
+  linkView,
+  newSecret,
+  publicPath,
+} from './links.js';
 
 /**
  * `calendar.booking_link.issue_secret`: a new secret for a secret link (256 random bits; only its
@@ -12,7 +20,12 @@ export const calendarBookingLinkIssueSecretHandler = defineCapabilityHandler<{ l
   async handle(input, ctx) {
     const link = await findLink(ctx.sql, ctx.organizationId, input.link_id);
     if (link.access_mode === 'public') {
-      return { link: linkView(link, ctx.now), secret_once: null, url_path: publicPath(link.slug), public_link: true };
+      return {
+        link: linkView(link, ctx.now),
+        secret_once: null,
+        url_path: publicPath(link.slug),
+        public_link: true,
+      };
     }
     const status = linkStatus(link, ctx.now);
     if (status !== 'active') {

@@ -100,14 +100,24 @@ where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
           { name: 'calendar.link.revoke' },
         );
         const row = rows[0] as LinkRow;
-        return { operation: input.operation, link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+        return {
+          operation: input.operation,
+          link: linkView(row, ctx.now),
+          context: row.context,
+          ...pathOf(row),
+        };
       }
       if (input.status !== undefined && input.status !== status) {
-        invalid('status', 'A link moves to revoked by revoke; booked and expired follow from bookings and valid_until.');
+        invalid(
+          'status',
+          'A link moves to revoked by revoke; booked and expired follow from bookings and valid_until.',
+        );
       }
-      const recipientEmail = input.recipient_email === undefined ? current.recipient_email : input.recipient_email;
+      const recipientEmail =
+        input.recipient_email === undefined ? current.recipient_email : input.recipient_email;
       const binding = input.email_binding_required ?? current.email_binding_required;
-      if (binding && !recipientEmail) invalid('recipient_email', 'email_binding_required needs a recipient_email.');
+      if (binding && !recipientEmail)
+        invalid('recipient_email', 'email_binding_required needs a recipient_email.');
       const until =
         input.valid_until !== undefined || input.valid_days !== undefined
           ? validUntil(input, ctx.now, null)
@@ -124,7 +134,9 @@ where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
           input.title ?? current.title,
           recipientEmail,
           input.recipient_name === undefined ? current.recipient_name : input.recipient_name,
-          input.recipient_account_id === undefined ? current.recipient_account_id : input.recipient_account_id,
+          input.recipient_account_id === undefined
+            ? current.recipient_account_id
+            : input.recipient_account_id,
           input.project_id === undefined ? current.project_id : input.project_id,
           until,
           input.one_time_use ?? current.one_time_use,
@@ -143,7 +155,8 @@ where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
       const row = rows[0] as LinkRow;
       return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new CapabilityError('conflict', 'That slug is taken; choose another.');
+      if (isUniqueViolation(error))
+        throw new CapabilityError('conflict', 'That slug is taken; choose another.');
       throw error;
     }
   },
@@ -158,7 +171,8 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
     }
   }
   const calendar = await resolveCalendar(ctx, input.calendar_id ?? template?.calendar_id ?? null);
-  const title: string = input.title ?? template?.default_title ?? required<string>(input.title, 'title', 'create');
+  const title: string =
+    input.title ?? template?.default_title ?? required<string>(input.title, 'title', 'create');
   const base =
     template?.slug_base ??
     (title
@@ -168,10 +182,12 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
       .replace(/^-+|-+$/g, '')
       .slice(0, 80) ||
       'meeting');
-  const slug = input.slug ?? `${base.slice(0, 86)}-${input.slug_suffix ?? randomBytes(4).toString('hex')}`.slice(0, 96);
+  const slug =
+    input.slug ?? `${base.slice(0, 86)}-${input.slug_suffix ?? randomBytes(4).toString('hex')}`.slice(0, 96);
   const accessMode = input.access_mode ?? 'secret';
   const binding = input.email_binding_required ?? template?.email_binding_required ?? false;
-  if (binding && !input.recipient_email) invalid('recipient_email', 'email_binding_required needs a recipient_email.');
+  if (binding && !input.recipient_email)
+    invalid('recipient_email', 'email_binding_required needs a recipient_email.');
   const { rows } = await ctx.sql.query<LinkRow>(
     `insert into calendar_booking_links (id, organization_id, installation_id, calendar_id, template_id, slug,
   access_mode, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,

@@ -44,7 +44,8 @@ export const LINK_COLUMNS = `id, organization_id, installation_id, calendar_id, 
 
 /** The status a caller sees: an active link past `valid_until` is expired, whatever the row says. */
 export function linkStatus(row: LinkRow, now: Date): LinkRow['status'] {
-  if (row.status === 'active' && row.valid_until && row.valid_until.getTime() <= now.getTime()) return 'expired';
+  if (row.status === 'active' && row.valid_until && row.valid_until.getTime() <= now.getTime())
+    return 'expired';
   return row.status;
 }
 

@@ -85,7 +85,11 @@ export async function stageBookingMail(
   options: { locale: Locale; calendarZone: string; domain: string },
 ): Promise<void> {
   const text = TEXT[options.locale];
-  const subject = { confirmed: text.subjectConfirmed, cancelled: text.subjectCancelled, moved: text.subjectMoved }[kind];
+  const subject = {
+    confirmed: text.subjectConfirmed,
+    cancelled: text.subjectCancelled,
+    moved: text.subjectMoved,
+  }[kind];
   const lead = { confirmed: text.bodyConfirmed, cancelled: text.bodyCancelled, moved: text.bodyMoved }[kind];
   const ics = bookingIcs(booking, kind === 'cancelled' ? 'cancel' : 'request', options.domain);
   const method = kind === 'cancelled' ? 'CANCEL' : 'REQUEST';
@@ -96,7 +100,9 @@ export async function stageBookingMail(
       lead,
       '',
       `${text.when}: ${formatWhen(booking, zone, options.locale)}`,
-      booking.location || booking.meeting_url ? `${text.where}: ${booking.location ?? booking.meeting_url}` : '',
+      booking.location || booking.meeting_url
+        ? `${text.where}: ${booking.location ?? booking.meeting_url}`
+        : '',
       kind === 'cancelled' && booking.cancelled_reason ? `${text.reason}: ${booking.cancelled_reason}` : '',
     ]
       .filter((line, index) => line !== '' || index === 1)

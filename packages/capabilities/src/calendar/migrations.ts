@@ -184,4 +184,7 @@ export const calendarRowLevelSecurity: DomainMigration = {
 };
 
 /** The calendar domain's migrations, oldest first. */
-export const calendarMigrations: readonly DomainMigration[] = [createCalendarTables, calendarRowLevelSecurity];
+export const calendarMigrations: readonly DomainMigration[] = [
+  createCalendarTables,
+  calendarRowLevelSecurity,
+];

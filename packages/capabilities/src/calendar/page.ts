@@ -69,12 +69,16 @@ export function renderBookingPage(model: PageModel, nonce: string): string {
   let index = 0;
   const dayBlocks = [...days.entries()]
     .map(([day, slots]) => {
-      const heading = DateTime.fromISO(day, { zone: model.zone }).setLocale(model.locale).toLocaleString(DateTime.DATE_HUGE);
+      const heading = DateTime.fromISO(day, { zone: model.zone })
+        .setLocale(model.locale)
+        .toLocaleString(DateTime.DATE_HUGE);
       const times = slots
         .map((slot) => {
           index += 1;
           const value = slot.start.toISOString();
-          const time = DateTime.fromJSDate(slot.start, { zone: model.zone }).setLocale(model.locale).toLocaleString(DateTime.TIME_SIMPLE);
+          const time = DateTime.fromJSDate(slot.start, { zone: model.zone })
+            .setLocale(model.locale)
+            .toLocaleString(DateTime.TIME_SIMPLE);
           const checked = values.start === value ? ' checked' : '';
           return `<input type="radio" name="start" id="slot-${index}" value="${value}" required${checked}><label for="slot-${index}">${escapeHtml(time)}</label>`;
         })

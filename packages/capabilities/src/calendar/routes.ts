@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { DomainHost, PublicRequest, PublicResponse, PublicRoute } from '../domain.js';
-import type { BookingRow } from './bookings.js';
 import {
   type BookingRefusal,
   type BookingRequest,
@@ -12,6 +11,7 @@ import {
   pickEventType,
   SlotTakenError,
 } from './booking-page-service.js';
+import type { BookingRow } from './bookings.js';
 import { checkEmailText } from './form.js';
 import { ICS_DOMAIN } from './ics.js';
 import { type Locale, TEXT } from './messages.js';
@@ -34,7 +34,13 @@ function json(status: number, body: unknown, extra: Record<string, string> = {})
   return { status, headers: { 'cache-control': 'no-store', ...extra }, body };
 }
 
-function problem(status: number, code: string, message: string, requestId: string, extra: Record<string, string> = {}) {
+function problem(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+  extra: Record<string, string> = {},
+) {
   return json(status, { error: { code, message, request_id: requestId } }, extra);
 }
 
@@ -82,7 +88,11 @@ function crossSite(request: PublicRequest, publicBaseUrl: string): boolean {
 
 /** The calendar domain's public routes: the booking page and its JSON API. */
 export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LIMITS): PublicRoute[] {
-  const limited = async (request: PublicRequest, bucket: string, limit: number): Promise<Answer | undefined> => {
+  const limited = async (
+    request: PublicRequest,
+    bucket: string,
+    limit: number,
+  ): Promise<Answer | undefined> => {
     const verdict = await host.rateLimit(`calendar.${bucket}:${request.clientAddress}`, limit, 60);
     if (verdict.allowed) return undefined;
     return problem(429, 'rate_limited', 'Too many requests; try again shortly.', request.requestId, {
@@ -94,7 +104,12 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
   const withLink = async <T>(
     slug: string,
     secret: string | undefined,
-    fn: (open: OpenLink, sql: Parameters<Parameters<DomainHost['asTenant']>[1]>[0], mail: Parameters<Parameters<DomainHost['asTenant']>[1]>[1], ownerEmail: string | null) => Promise<T>,
+    fn: (
+      open: OpenLink,
+      sql: Parameters<Parameters<DomainHost['asTenant']>[1]>[0],
+      mail: Parameters<Parameters<DomainHost['asTenant']>[1]>[1],
+      ownerEmail: string | null,
+    ) => Promise<T>,
   ): Promise<T | undefined> => {
     const owner = await ownerOfSlug(host, slug);
     if (!owner) return undefined;
@@ -110,11 +125,19 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     const rendered = await withLink(slug, secret, async (open, sql) => {
       const requestedZone = request.query.get('tz');
       const zone = requestedZone && isTimeZone(requestedZone) ? requestedZone : open.calendar.timezone;
-      const type = pickEventType(open, request.query.get('type')) ?? (open.eventTypes[0] as OpenLink['eventTypes'][0]);
+      const type =
+        pickEventType(open, request.query.get('type')) ?? (open.eventTypes[0] as OpenLink['eventTypes'][0]);
       const now = host.clock.now();
       const fromText = request.query.get('from');
       const from = fromText && !Number.isNaN(Date.parse(fromText)) ? new Date(fromText) : now;
-      const page = await linkSlots(sql, open, type, from, new Date(now.getTime() + open.link.booking_window_days * DAY_MS), now);
+      const page = await linkSlots(
+        sql,
+        open,
+        type,
+        from,
+        new Date(now.getTime() + open.link.booking_window_days * DAY_MS),
+        now,
+      );
       const last = page.slots.at(-1);
       return renderBookingPage(
         {
@@ -176,17 +199,27 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
       return {
         timezone: shown,
         event_type: { id: type.id || null, name: type.name, duration_minutes: type.duration_minutes },
-        event_types: open.eventTypes.map((t) => ({ id: t.id || null, name: t.name, duration_minutes: t.duration_minutes })),
+        event_types: open.eventTypes.map((t) => ({
+          id: t.id || null,
+          name: t.name,
+          duration_minutes: t.duration_minutes,
+        })),
         slots: found.slots.map((slot) => {
           const [date, time] = format.format(slot.start).split(', ');
-          return { start: slot.start.toISOString(), end: slot.end.toISOString(), local_date: date, local_time: time };
+          return {
+            start: slot.start.toISOString(),
+            end: slot.end.toISOString(),
+            local_date: date,
+            local_time: time,
+          };
         }),
         more: found.more,
         next_from: found.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
       };
     });
     if (answer === undefined) return problem(404, 'not_found', 'No such booking link.', request.requestId);
-    if (answer === 'no_type') return problem(400, 'validation_failed', 'Not an event type of this link.', request.requestId);
+    if (answer === 'no_type')
+      return problem(400, 'validation_failed', 'Not an event type of this link.', request.requestId);
     return json(200, answer);
   };
 
@@ -204,22 +237,37 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     const text = new TextDecoder().decode(request.body);
     let fields: Record<string, unknown>;
     try {
-      fields = isForm ? Object.fromEntries(new URLSearchParams(text)) : (JSON.parse(text) as Record<string, unknown>);
-      if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new Error('not an object');
+      fields = isForm
+        ? Object.fromEntries(new URLSearchParams(text))
+        : (JSON.parse(text) as Record<string, unknown>);
+      if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
+        throw new Error('not an object');
     } catch {
       return problem(400, 'bad_request', 'The body is not a JSON object.', request.requestId);
     }
     const parsed = checkEmailText(fields);
     const id = host.ids.uuid();
-    let outcome: { locale: Locale; result: BookingRow | BookingRefusal; page?: () => Promise<Answer> } | undefined;
+    let outcome:
+      | { locale: Locale; result: BookingRow | BookingRefusal; page?: () => Promise<Answer> }
+      | undefined;
     try {
       outcome = await withLink(slug, secret, async (open, sql, mail, ownerEmail) => {
         const locale = open.calendar.locale;
         if ('field' in parsed) return { locale, result: { kind: 'invalid', ...parsed } as BookingRefusal };
         if (open.link.phone_required && !parsed.phone) {
-          return { locale, result: { kind: 'invalid', field: 'phone', message: 'phone is required by this link.' } as BookingRefusal };
+          return {
+            locale,
+            result: {
+              kind: 'invalid',
+              field: 'phone',
+              message: 'phone is required by this link.',
+            } as BookingRefusal,
+          };
         }
-        const bookingRequest: BookingRequest = { ...parsed, timezone: parsed.timezone ?? open.calendar.timezone };
+        const bookingRequest: BookingRequest = {
+          ...parsed,
+          timezone: parsed.timezone ?? open.calendar.timezone,
+        };
         const result = await bookOnLink(sql, mail, open, bookingRequest, {
           now: host.clock.now(),
           id,
@@ -256,13 +304,23 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
       gone: [404, 'not_found', 'No such booking link.'],
       slot_taken: [409, 'slot_taken', words.taken],
       email_bound: [403, 'email_binding_required', words.emailBound],
-      invalid: [400, 'validation_failed', result.kind === 'invalid' ? `${result.field}: ${result.message}` : words.invalid],
+      invalid: [
+        400,
+        'validation_failed',
+        result.kind === 'invalid' ? `${result.field}: ${result.message}` : words.invalid,
+      ],
     }[result.kind] as [number, string, string];
     if (isForm) {
       // Back to the page with the visitor's answers and the reason (a gone link shows the plain 404 page).
       if (result.kind === 'gone') return html(404, renderUnavailable(locale, nonce), nonce);
       const again = await page(
-        { ...request, query: new URLSearchParams({ tz: String(fields.timezone ?? ''), type: String(fields.event_type_id ?? '') }) },
+        {
+          ...request,
+          query: new URLSearchParams({
+            tz: String(fields.timezone ?? ''),
+            type: String(fields.event_type_id ?? ''),
+          }),
+        },
         secret,
       );
       const body = String(again.body).replace(
@@ -274,7 +332,11 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     return problem(refusal[0], refusal[1], refusal[2], request.requestId);
   };
 
-  const readRoute = (path: string, run: (request: PublicRequest) => Promise<Answer>, openapi: Record<string, unknown>): PublicRoute => ({
+  const readRoute = (
+    path: string,
+    run: (request: PublicRequest) => Promise<Answer>,
+    openapi: Record<string, unknown>,
+  ): PublicRoute => ({
     method: 'GET',
     path,
     openapi,
@@ -285,7 +347,8 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     path,
     bodyLimitBytes: 16 * 1024,
     openapi: BOOK_OPENAPI(path.includes(':secret')),
-    handle: async (request) => (await limited(request, 'book', limits.bookingsPerMinute)) ?? book(request, secret(request)),
+    handle: async (request) =>
+      (await limited(request, 'book', limits.bookingsPerMinute)) ?? book(request, secret(request)),
   });
   const secretOf = (request: PublicRequest) => request.params.secret;
   return [
@@ -294,14 +357,28 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     readRoute('/book/:slug/slots', (request) => slots(request, undefined), SLOTS_OPENAPI(false)),
     bookRoute('/book/:slug/bookings', () => undefined),
     readRoute('/book/:slug/:secret', (request) => page(request, secretOf(request)), PAGE_OPENAPI(true)),
-    readRoute('/book/:slug/:secret/slots', (request) => slots(request, secretOf(request)), SLOTS_OPENAPI(true)),
+    readRoute(
+      '/book/:slug/:secret/slots',
+      (request) => slots(request, secretOf(request)),
+      SLOTS_OPENAPI(true),
+    ),
     bookRoute('/book/:slug/:secret/bookings', secretOf),
   ];
 }
 
 const pathParams = (secret: boolean) => [
   { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
-  ...(secret ? [{ name: 'secret', in: 'path', required: true, schema: { type: 'string' }, description: 'The secret issue_secret showed once.' }] : []),
+  ...(secret
+    ? [
+        {
+          name: 'secret',
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          description: 'The secret issue_secret showed once.',
+        },
+      ]
+    : []),
 ];
 const errors = {
   '404': { description: 'Unknown, revoked, booked or expired link, or a wrong secret (all alike)' },
@@ -323,7 +400,12 @@ function SLOTS_OPENAPI(secret: boolean): Record<string, unknown> {
       ...pathParams(secret),
       { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' } },
       { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' } },
-      { name: 'tz', in: 'query', schema: { type: 'string' }, description: 'IANA zone for local_date and local_time' },
+      {
+        name: 'tz',
+        in: 'query',
+        schema: { type: 'string' },
+        description: 'IANA zone for local_date and local_time',
+      },
       { name: 'event_type_id', in: 'query', schema: { type: 'string', format: 'uuid' } },
     ],
     responses: {
@@ -387,7 +469,9 @@ function BOOK_OPENAPI(secret: boolean): Record<string, unknown> {
     responses: {
       '201': { description: 'Booked; both sides get a mail with an .ics' },
       '400': { description: 'Invalid fields' },
-      '403': { description: 'email_binding_required: only the recipient may book, or a cross-site form post' },
+      '403': {
+        description: 'email_binding_required: only the recipient may book, or a cross-site form post',
+      },
       '409': { description: 'slot_taken: the time is no longer free' },
       ...errors,
     },

@@ -94,14 +94,24 @@ function collectRuleDay(
   const zone = rule.timezone;
   const at = (minutes: number) =>
     DateTime.fromObject(
-      { year: day.year, month: day.month, day: day.day, hour: Math.floor(minutes / 60), minute: minutes % 60 },
+      {
+        year: day.year,
+        month: day.month,
+        day: day.day,
+        hour: Math.floor(minutes / 60),
+        minute: minutes % 60,
+      },
       { zone },
     );
   const startMinute = minutesOfDay(rule.start_time);
   const endMinute = minutesOfDay(rule.end_time);
   const ruleEnd = at(endMinute).toMillis();
   const durationMs = query.durationMinutes * 60_000;
-  for (let minute = startMinute; minute + query.durationMinutes <= endMinute; minute += query.durationMinutes) {
+  for (
+    let minute = startMinute;
+    minute + query.durationMinutes <= endMinute;
+    minute += query.durationMinutes
+  ) {
     const local = at(minute);
     // luxon moves a time in the skipped hour forward; such a wall-clock time does not exist that day.
     if (local.hour * 60 + local.minute !== minute) continue;
