@@ -7,13 +7,20 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
+// The domain reads its limits from the process environment when the gateway starts (in beforeAll).
+// This file books about 20 times from 127.0.0.1 before its rate-limit test spends the rest.
+const BOOKINGS_PER_MINUTE = 30;
+process.env.CALENDAR_BOOKINGS_PER_MINUTE = String(BOOKINGS_PER_MINUTE);
 const gateway = useGateway();
+afterAll(() => {
+  delete process.env.CALENDAR_BOOKINGS_PER_MINUTE;
+});
 let key: string;
 let calendarId: string;
 let eventTypeId: string;
@@ -324,6 +331,143 @@ describe('the public JSON API', () => {
     expect(owner.status).toBe(201);
   });
 
+  it('makes links from a template, and a paused template makes none', async () => {
+    const template = await result('calendar.booking_link_template.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      name: 'Sales intro',
+      slug_base: 'sales-intro',
+      default_title: 'Meet our sales team',
+      default_intro: 'Thirty minutes, no slides.',
+      default_valid_days: 7,
+      allowed_event_type_ids: [eventTypeId],
+      phone_required: true,
+      min_notice_minutes: 0,
+    });
+    const made = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      template_id: template.template.id,
+      slug_suffix: 'acme',
+    });
+    expect(made.link).toMatchObject({
+      slug: 'sales-intro-acme',
+      title: 'Meet our sales team',
+      intro: 'Thirty minutes, no slides.',
+      phone_required: true,
+      one_time_use: true,
+      status: 'active',
+    });
+    const days = (Date.parse(made.link.valid_until) - Date.parse(made.link.created_at)) / 86_400_000;
+    expect(days).toBeCloseTo(7, 5);
+    const issued = await result('calendar.booking_link.issue_secret', { link_id: made.link.id });
+    const [slot] = (await slotsOf(issued.url_path)).body.slots;
+    const noPhone = await postJson(`${issued.url_path}/bookings`, {
+      start: slot.start,
+      name: 'P',
+      email: 'p@example.com',
+    });
+    expect(noPhone.status).toBe(400);
+    const withPhone = await postJson(`${issued.url_path}/bookings`, {
+      start: slot.start,
+      name: 'P',
+      email: 'p@example.com',
+      phone: '+49 30 1234567',
+    });
+    expect(withPhone.status).toBe(201);
+    await result('calendar.booking_link_template.manage', {
+      operation: 'update',
+      template_id: template.template.id,
+      status: 'paused',
+    });
+    const paused = await invoke('calendar.booking_link.manage', {
+      operation: 'create',
+      template_id: template.template.id,
+    });
+    expect(paused.status).toBe(409);
+  });
+
+  it('moves a booking to a free time and mails the new time with a higher SEQUENCE', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const slots = (await slotsOf(path)).body.slots;
+    const booked = await postJson(`${path}/bookings`, {
+      start: slots[0].start,
+      name: 'M',
+      email: 'mover@example.com',
+    });
+    const target = slots.at(-1);
+    const moved = await result('calendar.booking.manage', {
+      operation: 'update',
+      booking_id: booked.body.booking.id,
+      start_at: target.start,
+    });
+    expect(moved.booking).toMatchObject({ start_at: target.start, end_at: target.end, sequence: 1 });
+    const mail = await mailTo('mover@example.com', 'Moved:');
+    expect(parseIcs(attachmentsOf(mail)[0]?.content.toString('utf8') ?? '')).toMatchObject({
+      METHOD: 'REQUEST',
+      DTSTART: icsTime(target.start),
+      SEQUENCE: '1',
+    });
+  });
+
+  it('an archived event type is no longer offered; the page speaks the calendar’s language', async () => {
+    const german = await result('calendar.calendar.manage', {
+      operation: 'create',
+      name: 'Praxis Weber',
+      timezone: 'Europe/Berlin',
+      locale: 'de',
+    });
+    await result('calendar.availability.manage', {
+      operation: 'replace',
+      calendar_id: german.calendar.id,
+      rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({
+        day_of_week: day,
+        start_time: '08:00',
+        end_time: '12:00',
+      })),
+    });
+    const type = await result('calendar.event_type.manage', {
+      operation: 'create',
+      calendar_id: german.calendar.id,
+      name: 'Beratung',
+      duration_minutes: 60,
+    });
+    const link = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: german.calendar.id,
+      title: 'Erstgespräch',
+      access_mode: 'public',
+      allowed_event_type_ids: [type.event_type.id],
+    });
+    const page = await fetch(`${gateway.url}${link.url_path}?tz=Europe%2FBerlin`);
+    const html = await page.text();
+    expect(html).toContain('<html lang="de"');
+    expect(html).toContain('Termin wählen');
+    expect(html).toContain('Beratung, 60 min');
+    expect(html).not.toContain('dana@example.com');
+    await result('calendar.event_type.manage', { operation: 'archive', event_type_id: type.event_type.id });
+    const after = await slotsOf(link.url_path);
+    // With its only type archived, the link offers the calendar's default meeting (30 minutes).
+    expect(after.body.event_type).toMatchObject({ id: null, name: 'Erstgespräch', duration_minutes: 30 });
+  });
+
+  it('books through the page’s form without JavaScript (same-origin form post)', async () => {
+    const { path } = await newLink({ one_time_use: true });
+    const [slot] = (await slotsOf(path)).body.slots;
+    const response = await fetch(`${gateway.url}${path}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams({
+        start: slot.start,
+        name: 'No Script',
+        email: 'noscript@example.com',
+        timezone: 'UTC',
+      }),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    expect(await response.text()).toContain('<h1>Booked</h1>');
+  });
+
   it('is listed in /openapi.json', async () => {
     const { body } = await getJson('/openapi.json');
     expect(Object.keys(body.paths)).toEqual(
@@ -438,7 +582,8 @@ describe('abuse', () => {
   // Last: it spends this address's booking budget for the rest of the minute.
   it('rate limits booking attempts per client address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i += 1) statuses.push((await postJson('/book/no-such-link/bookings', {})).status);
+    for (let i = 0; i <= BOOKINGS_PER_MINUTE; i += 1)
+      statuses.push((await postJson('/book/no-such-link/bookings', {})).status);
     expect(statuses.slice(-1)).toEqual([429]);
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
   });
