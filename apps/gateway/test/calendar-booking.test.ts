@@ -215,6 +215,20 @@ describe('the public JSON API', () => {
     expect((await fetch(`${gateway.url}${path}`)).status).toBe(404);
   });
 
+  it('an expired link answers like an unknown one and lists as expired; a new validity reopens it', async () => {
+    const { linkId, path } = await newLink({ access_mode: 'public', one_time_use: false, valid_days: 1 });
+    expect((await slotsOf(path)).status).toBe(200);
+    await gateway
+      .knex('calendar_booking_links')
+      .where({ id: linkId })
+      .update({ valid_until: new Date(Date.now() - 1000) });
+    expect((await slotsOf(path)).status).toBe(404);
+    const listed = await result('calendar.booking_link.manage', { operation: 'list', status: 'expired' });
+    expect(listed.links.map((link: { id: string }) => link.id)).toContain(linkId);
+    await result('calendar.booking_link.manage', { operation: 'update', link_id: linkId, valid_days: 2 });
+    expect((await slotsOf(path)).status).toBe(200);
+  });
+
   it('re-issuing a secret voids the old one at once', async () => {
     const { linkId, path: old } = await newLink({});
     const again = await result('calendar.booking_link.issue_secret', { link_id: linkId });
