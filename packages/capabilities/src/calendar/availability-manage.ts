@@ -1,8 +1,10 @@
 import { defineCapabilityHandler } from '../define.js';
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, checkTimeZone, invalid, required } from './common.js';
 import { type AvailabilityRule, minutesOfDay } from './slots.js';
+import { availabilityClear, availabilityInsert, availabilityList } from './sql.js';
 
 /** Params of `calendar.availability.manage`. */
 export interface AvailabilityManageInput {
@@ -34,12 +36,7 @@ export async function loadRules(
   organizationId: string,
   calendarId: string,
 ): Promise<AvailabilityRule[]> {
-  const { rows } = await sql.query<RuleRow>(
-    `select day_of_week, start_time::text as start_time, end_time::text as end_time, timezone
-from calendar_availability_rules where organization_id = $1 and calendar_id = $2 order by position`,
-    [organizationId, calendarId],
-    { name: 'calendar.availability.list' },
-  );
+  const { rows } = await runStatement<RuleRow>(sql, availabilityList, [organizationId, calendarId]);
   return rows.map((row) => ({ ...row, start_time: clock(row.start_time), end_time: clock(row.end_time) }));
 }
 
@@ -67,28 +64,18 @@ export const calendarAvailabilityManageHandler = defineCapabilityHandler<Availab
     if (input.operation === 'replace') {
       const rules = required(input.rules, 'rules', 'replace');
       checkRules(rules);
-      await ctx.sql.query(
-        'delete from calendar_availability_rules where organization_id = $1 and calendar_id = $2',
-        [ctx.organizationId, calendar.id],
-        { name: 'calendar.availability.clear' },
-      );
+      await runStatement(ctx.sql, availabilityClear, [ctx.organizationId, calendar.id]);
       for (const [position, rule] of rules.entries()) {
-        await ctx.sql.query(
-          `insert into calendar_availability_rules
-  (id, organization_id, calendar_id, day_of_week, start_time, end_time, timezone, position)
-values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            ctx.ids.uuid(),
-            ctx.organizationId,
-            calendar.id,
-            rule.day_of_week,
-            rule.start_time,
-            rule.end_time,
-            rule.timezone ?? calendar.timezone,
-            position,
-          ],
-          { name: 'calendar.availability.insert' },
-        );
+        await runStatement(ctx.sql, availabilityInsert, [
+          ctx.ids.uuid(),
+          ctx.organizationId,
+          calendar.id,
+          rule.day_of_week,
+          rule.start_time,
+          rule.end_time,
+          rule.timezone ?? calendar.timezone,
+          position,
+        ]);
       }
     }
     const stored = await loadRules(ctx.sql, ctx.organizationId, calendar.id);

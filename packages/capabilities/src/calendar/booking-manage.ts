@@ -1,9 +1,11 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
-import { BOOKING_COLUMNS, type BookingRow, bookingView } from './bookings.js';
+import { runStatement } from '../sql.js';
+import { type BookingRow, bookingView } from './bookings.js';
 import { findCalendar, resolveCalendar } from './calendars.js';
 import { calendarContract, invalid, isOverlap, required, slotTaken } from './common.js';
 import { ICS_DOMAIN } from './ics.js';
 import { stageBookingMail } from './messages.js';
+import { bookingCancel, bookingFind, bookingList, bookingUpdate } from './sql.js';
 
 /** Params of `calendar.booking.manage`. */
 export interface BookingManageInput {
@@ -32,29 +34,17 @@ export const calendarBookingManageHandler = defineCapabilityHandler<BookingManag
   async handle(input, ctx) {
     if (input.operation === 'list') {
       const calendar = input.calendar_id ? await resolveCalendar(ctx, input.calendar_id) : undefined;
-      const { rows } = await ctx.sql.query<BookingRow>(
-        `select ${BOOKING_COLUMNS} from calendar_bookings
-where organization_id = $1 and ($2::uuid is null or calendar_id = $2)
-  and ($3::timestamptz is null or end_at > $3) and ($4::timestamptz is null or start_at < $4)
-  and ($5 or status <> 'cancelled')
-order by start_at, id limit 500`,
-        [
-          ctx.organizationId,
-          calendar?.id ?? null,
-          input.from ?? null,
-          input.to ?? null,
-          input.include_cancelled ?? false,
-        ],
-        { name: 'calendar.booking.list' },
-      );
+      const { rows } = await runStatement<BookingRow>(ctx.sql, bookingList, [
+        ctx.organizationId,
+        calendar?.id ?? null,
+        input.from ?? null,
+        input.to ?? null,
+        input.include_cancelled ?? false,
+      ]);
       return { operation: 'list', bookings: rows.map(bookingView), count: rows.length };
     }
     const id = required(input.booking_id, 'booking_id', input.operation);
-    const { rows: found } = await ctx.sql.query<BookingRow>(
-      `select ${BOOKING_COLUMNS} from calendar_bookings where organization_id = $1 and id = $2 for update`,
-      [ctx.organizationId, id],
-      { name: 'calendar.booking.find' },
-    );
+    const { rows: found } = await runStatement<BookingRow>(ctx.sql, bookingFind, [ctx.organizationId, id]);
     const current = found[0];
     if (!current) throw new CapabilityError('not_found', 'No booking with that booking_id.');
     if (current.status === 'cancelled') throw new CapabilityError('conflict', 'The booking is cancelled.');
@@ -62,13 +52,12 @@ order by start_at, id limit 500`,
     const mailOptions = { locale: calendar.locale, calendarZone: calendar.timezone, domain: ICS_DOMAIN };
 
     if (input.operation === 'cancel' || input.status === 'cancelled') {
-      const { rows } = await ctx.sql.query<BookingRow>(
-        `update calendar_bookings set status = 'cancelled', cancelled_reason = $3, cancelled_at = $4,
-  sequence = sequence + 1, updated_at = $4
-where organization_id = $1 and id = $2 returning ${BOOKING_COLUMNS}`,
-        [ctx.organizationId, id, input.cancelled_reason ?? null, ctx.now],
-        { name: 'calendar.booking.cancel' },
-      );
+      const { rows } = await runStatement<BookingRow>(ctx.sql, bookingCancel, [
+        ctx.organizationId,
+        id,
+        input.cancelled_reason ?? null,
+        ctx.now,
+      ]);
       const booking = rows[0] as BookingRow;
       await stageBookingMail(ctx.mail, booking, 'cancelled', mailOptions);
       return { operation: input.operation, booking: bookingView(booking) };
@@ -85,25 +74,19 @@ where organization_id = $1 and id = $2 returning ${BOOKING_COLUMNS}`,
     const before = current.start_at.getTime() - current.blocked_from.getTime();
     const after = current.blocked_until.getTime() - current.end_at.getTime();
     try {
-      const { rows } = await ctx.sql.query<BookingRow>(
-        `update calendar_bookings set title = $3, notes = $4, status = $5, start_at = $6, end_at = $7,
-  blocked_from = $8, blocked_until = $9, sequence = sequence + $10, updated_at = $11
-where organization_id = $1 and id = $2 returning ${BOOKING_COLUMNS}`,
-        [
-          ctx.organizationId,
-          id,
-          input.title ?? current.title,
-          input.notes === undefined ? current.notes : input.notes,
-          input.status ?? current.status,
-          start,
-          end,
-          new Date(start.getTime() - before),
-          new Date(end.getTime() + after),
-          moving ? 1 : 0,
-          ctx.now,
-        ],
-        { name: 'calendar.booking.update' },
-      );
+      const { rows } = await runStatement<BookingRow>(ctx.sql, bookingUpdate, [
+        ctx.organizationId,
+        id,
+        input.title ?? current.title,
+        input.notes === undefined ? current.notes : input.notes,
+        input.status ?? current.status,
+        start,
+        end,
+        new Date(start.getTime() - before),
+        new Date(end.getTime() + after),
+        moving ? 1 : 0,
+        ctx.now,
+      ]);
       const booking = rows[0] as BookingRow;
       if (moving) await stageBookingMail(ctx.mail, booking, 'moved', mailOptions);
       return { operation: 'update', booking: bookingView(booking) };

@@ -2,14 +2,16 @@ import { DateTime } from 'luxon';
 import type { DomainHost } from '../domain.js';
 import type { MailPort } from '../mail.js';
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { loadRules } from './availability-manage.js';
-import { BOOKING_COLUMNS, type BookingRow, busyRanges } from './bookings.js';
+import { type BookingRow, busyRanges } from './bookings.js';
 import { type CalendarRow, findCalendar } from './calendars.js';
 import { isOverlap } from './common.js';
 import { defaultEventType, type EventTypeRow, findEventTypes } from './event-types.js';
-import { LINK_COLUMNS, type LinkRow, linkBookable, secretMatches } from './links.js';
+import { type LinkRow, linkBookable, secretMatches } from './links.js';
 import { stageBookingMail } from './messages.js';
 import { computeSlots, isTimeZone, type Slot } from './slots.js';
+import { pageClaimLink, pageInsertBooking, pageLink, pageOwner } from './sql.js';
 
 /** A link the page may show: resolved by slug (and secret), bookable now. */
 export interface OpenLink {
@@ -48,11 +50,7 @@ export async function openLink(
   secret: string | undefined,
   now: Date,
 ): Promise<OpenLink | undefined> {
-  const { rows } = await sql.query<LinkRow>(
-    `select ${LINK_COLUMNS} from calendar_booking_links where organization_id = $1 and slug = $2`,
-    [organizationId, slug],
-    { name: 'calendar.page.link' },
-  );
+  const { rows } = await runStatement<LinkRow>(sql, pageLink, [organizationId, slug]);
   const link = rows[0];
   if (!link || !linkBookable(link, now)) return undefined;
   if (link.access_mode === 'public' ? secret !== undefined : !secretMatches(link.secret_sha256, secret)) {
@@ -78,11 +76,10 @@ export async function ownerOfSlug(
   host: DomainHost,
   slug: string,
 ): Promise<{ organizationId: string; ownerEmail: string | null } | undefined> {
-  const { rows } = await host.sql.query<{ organization_id: string; owner_email: string | null }>(
-    `select l.organization_id, i.owner_email from calendar_booking_links l
-join installations i on i.id = l.installation_id where l.slug = $1`,
+  const { rows } = await runStatement<{ organization_id: string; owner_email: string | null }>(
+    host.sql,
+    pageOwner,
     [slug],
-    { name: 'calendar.page.owner' },
   );
   const row = rows[0];
   return row ? { organizationId: row.organization_id, ownerEmail: row.owner_email } : undefined;
@@ -160,46 +157,33 @@ export async function bookOnLink(
   if (!offered.slots.some((slot) => slot.start.getTime() === startAt.getTime()))
     return { kind: 'slot_taken' };
   if (link.one_time_use) {
-    const claimed = await sql.query(
-      `update calendar_booking_links set status = 'booked', booked_at = $3, updated_at = $3
-where organization_id = $1 and id = $2 and status = 'active' returning id`,
-      [link.organization_id, link.id, now],
-      { name: 'calendar.page.claim_link' },
-    );
+    const claimed = await runStatement(sql, pageClaimLink, [link.organization_id, link.id, now]);
     if (claimed.rowCount === 0) return { kind: 'gone' };
   }
   const endAt = new Date(startAt.getTime() + type.duration_minutes * 60_000);
   try {
-    const { rows } = await sql.query<BookingRow>(
-      `insert into calendar_bookings (id, organization_id, calendar_id, link_id, event_type_id, title, notes,
-  booker_name, booker_email, booker_phone, booker_timezone, organizer_name, organizer_email, location, meeting_url,
-  start_at, end_at, blocked_from, blocked_until, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20)
-returning ${BOOKING_COLUMNS}`,
-      [
-        context.id,
-        link.organization_id,
-        calendar.id,
-        link.id,
-        type.id || null,
-        type.id ? `${type.name}: ${link.title}` : link.title,
-        request.note || null,
-        request.name,
-        request.email,
-        request.phone || null,
-        request.timezone,
-        calendar.name,
-        context.organizerEmail,
-        type.location,
-        type.meeting_url,
-        startAt,
-        endAt,
-        new Date(startAt.getTime() - type.buffer_before_minutes * 60_000),
-        new Date(endAt.getTime() + type.buffer_after_minutes * 60_000),
-        now,
-      ],
-      { name: 'calendar.page.insert_booking' },
-    );
+    const { rows } = await runStatement<BookingRow>(sql, pageInsertBooking, [
+      context.id,
+      link.organization_id,
+      calendar.id,
+      link.id,
+      type.id || null,
+      type.id ? `${type.name}: ${link.title}` : link.title,
+      request.note || null,
+      request.name,
+      request.email,
+      request.phone || null,
+      request.timezone,
+      calendar.name,
+      context.organizerEmail,
+      type.location,
+      type.meeting_url,
+      startAt,
+      endAt,
+      new Date(startAt.getTime() - type.buffer_before_minutes * 60_000),
+      new Date(endAt.getTime() + type.buffer_after_minutes * 60_000),
+      now,
+    ]);
     const booking = rows[0] as BookingRow;
     await stageBookingMail(mail, booking, 'confirmed', {
       locale: calendar.locale,

@@ -1,5 +1,7 @@
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { iso } from './common.js';
+import { bookingBusy } from './sql.js';
 
 /** A booking row. */
 export interface BookingRow {
@@ -29,10 +31,6 @@ export interface BookingRow {
   readonly updated_at: Date;
 }
 
-export const BOOKING_COLUMNS = `id, calendar_id, link_id, event_type_id, title, notes, booker_name, booker_email, booker_phone,
-  booker_timezone, organizer_name, organizer_email, location, meeting_url, start_at, end_at, blocked_from,
-  blocked_until, status, sequence, cancelled_reason, cancelled_at, created_at, updated_at`;
-
 /** A booking as the capabilities answer it. */
 export function bookingView(row: BookingRow) {
   const { blocked_from, blocked_until, ...rest } = row;
@@ -54,12 +52,11 @@ export async function busyRanges(
   from: Date,
   until: Date,
 ): Promise<Array<{ from: Date; until: Date }>> {
-  const { rows } = await sql.query<{ blocked_from: Date; blocked_until: Date }>(
-    `select blocked_from, blocked_until from calendar_bookings
-where organization_id = $1 and calendar_id = $2 and status <> 'cancelled'
-  and blocked_from < $4 and blocked_until > $3`,
-    [organizationId, calendarId, from, until],
-    { name: 'calendar.booking.busy' },
-  );
+  const { rows } = await runStatement<{ blocked_from: Date; blocked_until: Date }>(sql, bookingBusy, [
+    organizationId,
+    calendarId,
+    from,
+    until,
+  ]);
   return rows.map((row) => ({ from: row.blocked_from, until: row.blocked_until }));
 }

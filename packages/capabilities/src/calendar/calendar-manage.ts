@@ -1,6 +1,8 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
-import { CALENDAR_COLUMNS, type CalendarRow, calendarView, findCalendar } from './calendars.js';
+import { runStatement } from '../sql.js';
+import { type CalendarRow, calendarView, findCalendar } from './calendars.js';
 import { calendarContract, checkEmail, checkTimeZone, isUniqueViolation, required } from './common.js';
+import { calendarInsert, calendarList, calendarUpdate } from './sql.js';
 
 /** Params of `calendar.calendar.manage`. */
 export interface CalendarManageInput {
@@ -50,62 +52,42 @@ export const calendarCalendarManageHandler = defineCapabilityHandler<CalendarMan
   async handle(input, ctx) {
     checkFields(input);
     if (input.operation === 'list') {
-      const { rows } = await ctx.sql.query<CalendarRow>(
-        `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 order by created_at, id`,
-        [ctx.organizationId],
-        { name: 'calendar.calendar.list' },
-      );
+      const { rows } = await runStatement<CalendarRow>(ctx.sql, calendarList, [ctx.organizationId]);
       return { operation: 'list', calendars: rows.map(calendarView), count: rows.length };
     }
     try {
       if (input.operation === 'create') {
         const name = required(input.name, 'name', 'create');
-        const { rows } = await ctx.sql.query<CalendarRow>(
-          `insert into calendar_calendars (id, organization_id, name, slug, color, is_active, is_default, timezone,
-  locale, notification_email, default_duration_minutes, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6,
-  not exists (select 1 from calendar_calendars where organization_id = $2 and is_default),
-  $7, $8, $9, $10, $11, $11)
-returning ${CALENDAR_COLUMNS}`,
-          [
-            ctx.ids.uuid(),
-            ctx.organizationId,
-            name,
-            input.slug ?? slugOf(name),
-            input.color ?? null,
-            input.is_active ?? true,
-            input.timezone ?? 'UTC',
-            input.locale ?? 'en',
-            input.notification_email ?? null,
-            input.default_duration_minutes ?? 30,
-            ctx.now,
-          ],
-          { name: 'calendar.calendar.insert' },
-        );
+        const { rows } = await runStatement<CalendarRow>(ctx.sql, calendarInsert, [
+          ctx.ids.uuid(),
+          ctx.organizationId,
+          name,
+          input.slug ?? slugOf(name),
+          input.color ?? null,
+          input.is_active ?? true,
+          input.timezone ?? 'UTC',
+          input.locale ?? 'en',
+          input.notification_email ?? null,
+          input.default_duration_minutes ?? 30,
+          ctx.now,
+        ]);
         return { operation: 'create', calendar: calendarView(rows[0] as CalendarRow) };
       }
       const id = required(input.calendar_id, 'calendar_id', 'update');
       const current = await findCalendar(ctx.sql, ctx.organizationId, id);
-      const { rows } = await ctx.sql.query<CalendarRow>(
-        `update calendar_calendars set name = $3, slug = $4, color = $5, is_active = $6, timezone = $7, locale = $8,
-  notification_email = $9, default_duration_minutes = $10, updated_at = $11
-where organization_id = $1 and id = $2
-returning ${CALENDAR_COLUMNS}`,
-        [
-          ctx.organizationId,
-          id,
-          input.name ?? current.name,
-          input.slug ?? current.slug,
-          input.color === undefined ? current.color : input.color,
-          input.is_active ?? current.is_active,
-          input.timezone ?? current.timezone,
-          input.locale ?? current.locale,
-          input.notification_email === undefined ? current.notification_email : input.notification_email,
-          input.default_duration_minutes ?? current.default_duration_minutes,
-          ctx.now,
-        ],
-        { name: 'calendar.calendar.update' },
-      );
+      const { rows } = await runStatement<CalendarRow>(ctx.sql, calendarUpdate, [
+        ctx.organizationId,
+        id,
+        input.name ?? current.name,
+        input.slug ?? current.slug,
+        input.color === undefined ? current.color : input.color,
+        input.is_active ?? current.is_active,
+        input.timezone ?? current.timezone,
+        input.locale ?? current.locale,
+        input.notification_email === undefined ? current.notification_email : input.notification_email,
+        input.default_duration_minutes ?? current.default_duration_minutes,
+        ctx.now,
+      ]);
       return { operation: 'update', calendar: calendarView(rows[0] as CalendarRow) };
     } catch (error) {
       if (isUniqueViolation(error)) {

@@ -1,6 +1,8 @@
 import { CapabilityError } from '../define.js';
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { type CalendarContext, iso } from './common.js';
+import { calendarCreateDefault, calendarDefault, calendarFind, calendarFirst } from './sql.js';
 
 /** A calendar row. */
 export interface CalendarRow {
@@ -37,16 +39,9 @@ export function calendarView(row: CalendarRow) {
   };
 }
 
-export const CALENDAR_COLUMNS = `id, organization_id, name, slug, color, is_active, is_default, timezone, locale,
-  notification_email, default_duration_minutes, created_at, updated_at`;
-
 /** The calendar `id` of this organization, or not_found. */
 export async function findCalendar(sql: Sql, organizationId: string, id: string): Promise<CalendarRow> {
-  const { rows } = await sql.query<CalendarRow>(
-    `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 and id = $2`,
-    [organizationId, id],
-    { name: 'calendar.calendar.find' },
-  );
+  const { rows } = await runStatement<CalendarRow>(sql, calendarFind, [organizationId, id]);
   const row = rows[0];
   if (!row) throw new CapabilityError('not_found', 'No calendar with that calendar_id.');
   return row;
@@ -61,27 +56,16 @@ export async function resolveCalendar(
   calendarId: string | null | undefined,
 ): Promise<CalendarRow> {
   if (calendarId) return findCalendar(ctx.sql, ctx.organizationId, calendarId);
-  const { rows } = await ctx.sql.query<CalendarRow>(
-    `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 and is_default`,
-    [ctx.organizationId],
-    { name: 'calendar.calendar.default' },
-  );
+  const { rows } = await runStatement<CalendarRow>(ctx.sql, calendarDefault, [ctx.organizationId]);
   if (rows[0]) return rows[0];
-  const created = await ctx.sql.query<CalendarRow>(
-    `insert into calendar_calendars (id, organization_id, name, slug, is_default, created_at, updated_at)
-values ($1, $2, 'Calendar', 'default', true, $3, $3)
-on conflict do nothing
-returning ${CALENDAR_COLUMNS}`,
-    [ctx.ids.uuid(), ctx.organizationId, ctx.now],
-    { name: 'calendar.calendar.create_default' },
-  );
+  const created = await runStatement<CalendarRow>(ctx.sql, calendarCreateDefault, [
+    ctx.ids.uuid(),
+    ctx.organizationId,
+    ctx.now,
+  ]);
   if (created.rows[0]) return created.rows[0];
   // Another run made it (or a calendar named `default` exists): read what is there.
-  const again = await ctx.sql.query<CalendarRow>(
-    `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1
-order by is_default desc, created_at limit 1`,
-    [ctx.organizationId],
-  );
+  const again = await runStatement<CalendarRow>(ctx.sql, calendarFirst, [ctx.organizationId]);
   const row = again.rows[0];
   if (!row) throw new Error('default calendar neither created nor found');
   return row;

@@ -1,7 +1,9 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, required } from './common.js';
-import { EVENT_TYPE_COLUMNS, type EventTypeRow, eventTypeView, findEventTypes } from './event-types.js';
+import { type EventTypeRow, eventTypeView, findEventTypes } from './event-types.js';
+import { eventTypeInsert, eventTypeList, eventTypeUpdate } from './sql.js';
 
 /** Params of `calendar.event_type.manage`. */
 export interface EventTypeManageInput {
@@ -27,37 +29,28 @@ export const calendarEventTypeManageHandler = defineCapabilityHandler<EventTypeM
   async handle(input, ctx) {
     if (input.operation === 'list') {
       const calendar = input.calendar_id ? await resolveCalendar(ctx, input.calendar_id) : undefined;
-      const { rows } = await ctx.sql.query<EventTypeRow>(
-        `select ${EVENT_TYPE_COLUMNS} from calendar_event_types
-where organization_id = $1 and ($2::uuid is null or calendar_id = $2) and ($3 or status = 'active')
-order by created_at, id`,
-        [ctx.organizationId, calendar?.id ?? null, input.include_archived ?? false],
-        { name: 'calendar.event_type.list' },
-      );
+      const { rows } = await runStatement<EventTypeRow>(ctx.sql, eventTypeList, [
+        ctx.organizationId,
+        calendar?.id ?? null,
+        input.include_archived ?? false,
+      ]);
       return { operation: 'list', event_types: rows.map(eventTypeView), count: rows.length };
     }
     if (input.operation === 'create') {
       const calendar = await resolveCalendar(ctx, input.calendar_id);
-      const { rows } = await ctx.sql.query<EventTypeRow>(
-        `insert into calendar_event_types (id, organization_id, calendar_id, name, duration_minutes,
-  buffer_before_minutes, buffer_after_minutes, location, meeting_url, description, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
-returning ${EVENT_TYPE_COLUMNS}`,
-        [
-          ctx.ids.uuid(),
-          ctx.organizationId,
-          calendar.id,
-          required(input.name, 'name', 'create'),
-          required(input.duration_minutes, 'duration_minutes', 'create'),
-          input.buffer_before_minutes ?? 0,
-          input.buffer_after_minutes ?? 0,
-          input.location ?? null,
-          input.meeting_url ?? null,
-          input.description ?? null,
-          ctx.now,
-        ],
-        { name: 'calendar.event_type.insert' },
-      );
+      const { rows } = await runStatement<EventTypeRow>(ctx.sql, eventTypeInsert, [
+        ctx.ids.uuid(),
+        ctx.organizationId,
+        calendar.id,
+        required(input.name, 'name', 'create'),
+        required(input.duration_minutes, 'duration_minutes', 'create'),
+        input.buffer_before_minutes ?? 0,
+        input.buffer_after_minutes ?? 0,
+        input.location ?? null,
+        input.meeting_url ?? null,
+        input.description ?? null,
+        ctx.now,
+      ]);
       return { operation: 'create', event_type: eventTypeView(rows[0] as EventTypeRow) };
     }
     const id = required(input.event_type_id, 'event_type_id', input.operation);
@@ -66,26 +59,19 @@ returning ${EVENT_TYPE_COLUMNS}`,
     const archive = input.operation === 'archive';
     const pick = <K extends keyof EventTypeRow>(key: K, value: EventTypeRow[K] | undefined) =>
       value === undefined ? current[key] : value;
-    const { rows } = await ctx.sql.query<EventTypeRow>(
-      `update calendar_event_types set name = $3, duration_minutes = $4, buffer_before_minutes = $5,
-  buffer_after_minutes = $6, location = $7, meeting_url = $8, description = $9, status = $10, updated_at = $11
-where organization_id = $1 and id = $2
-returning ${EVENT_TYPE_COLUMNS}`,
-      [
-        ctx.organizationId,
-        id,
-        pick('name', input.name),
-        pick('duration_minutes', input.duration_minutes),
-        pick('buffer_before_minutes', input.buffer_before_minutes),
-        pick('buffer_after_minutes', input.buffer_after_minutes),
-        pick('location', input.location),
-        pick('meeting_url', input.meeting_url),
-        pick('description', input.description),
-        archive ? 'archived' : current.status,
-        ctx.now,
-      ],
-      { name: 'calendar.event_type.update' },
-    );
+    const { rows } = await runStatement<EventTypeRow>(ctx.sql, eventTypeUpdate, [
+      ctx.organizationId,
+      id,
+      pick('name', input.name),
+      pick('duration_minutes', input.duration_minutes),
+      pick('buffer_before_minutes', input.buffer_before_minutes),
+      pick('buffer_after_minutes', input.buffer_after_minutes),
+      pick('location', input.location),
+      pick('meeting_url', input.meeting_url),
+      pick('description', input.description),
+      archive ? 'archived' : current.status,
+      ctx.now,
+    ]);
     return { operation: input.operation, event_type: eventTypeView(rows[0] as EventTypeRow) };
   },
 });

@@ -1,6 +1,8 @@
 import { CapabilityError } from '../define.js';
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { iso } from './common.js';
+import { eventTypeFindMany } from './sql.js';
 
 /** An event type row. */
 export interface EventTypeRow {
@@ -18,9 +20,6 @@ export interface EventTypeRow {
   readonly updated_at: Date;
 }
 
-export const EVENT_TYPE_COLUMNS = `id, calendar_id, name, duration_minutes, buffer_before_minutes, buffer_after_minutes,
-  location, meeting_url, description, status, created_at, updated_at`;
-
 /** An event type as the capabilities answer it. */
 export function eventTypeView(row: EventTypeRow) {
   return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
@@ -33,11 +32,7 @@ export async function findEventTypes(
   ids: readonly string[],
 ): Promise<EventTypeRow[]> {
   if (ids.length === 0) return [];
-  const { rows } = await sql.query<EventTypeRow>(
-    `select ${EVENT_TYPE_COLUMNS} from calendar_event_types where organization_id = $1 and id = any($2::uuid[])`,
-    [organizationId, ids],
-    { name: 'calendar.event_type.find_many' },
-  );
+  const { rows } = await runStatement<EventTypeRow>(sql, eventTypeFindMany, [organizationId, ids]);
   return ids.map((id) => {
     const row = rows.find((candidate) => candidate.id === id);
     if (!row) throw new CapabilityError('not_found', `No event type ${id}.`);

@@ -1,14 +1,8 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
 import { calendarContract } from './common.js';
-import {
-  findLink,
-  LINK_COLUMNS,
-  type LinkRow,
-  linkStatus,
-  linkView,
-  newSecret,
-  publicPath,
-} from './links.js';
+import { findLink, type LinkRow, linkStatus, linkView, newSecret, publicPath } from './links.js';
+import { linkIssueSecret } from './sql.js';
 
 /**
  * `calendar.booking_link.issue_secret`: a new secret for a secret link (256 random bits; only its
@@ -32,12 +26,12 @@ export const calendarBookingLinkIssueSecretHandler = defineCapabilityHandler<{ l
       throw new CapabilityError('conflict', `The link is ${status}; a secret for it would open nothing.`);
     }
     const { secret, sha256 } = newSecret();
-    const { rows } = await ctx.sql.query<LinkRow>(
-      `update calendar_booking_links set secret_sha256 = $3, secret_issued_at = $4, updated_at = $4
-where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
-      [ctx.organizationId, link.id, sha256, ctx.now],
-      { name: 'calendar.link.issue_secret' },
-    );
+    const { rows } = await runStatement<LinkRow>(ctx.sql, linkIssueSecret, [
+      ctx.organizationId,
+      link.id,
+      sha256,
+      ctx.now,
+    ]);
     return {
       link: linkView(rows[0] as LinkRow, ctx.now),
       secret_once: secret,

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type CapabilityContext, CapabilityError, defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, checkEmail, invalid, isUniqueViolation, required } from './common.js';
 import { findEventTypes } from './event-types.js';
-import { findLink, LINK_COLUMNS, type LinkRow, linkStatus, linkView, publicPath } from './links.js';
+import { findLink, type LinkRow, linkStatus, linkView, publicPath } from './links.js';
+import { linkInsert, linkList, linkRevoke, linkUpdate } from './sql.js';
 import { findTemplate, type TemplateRow } from './templates.js';
 
 /** Params of `calendar.booking_link.manage`. */
@@ -64,13 +66,11 @@ export const calendarBookingLinkManageHandler = defineCapabilityHandler<LinkMana
   async handle(input, ctx) {
     if (input.recipient_email) checkEmail(input.recipient_email, 'recipient_email');
     if (input.operation === 'list') {
-      const { rows } = await ctx.sql.query<LinkRow>(
-        `select ${LINK_COLUMNS} from calendar_booking_links
-where organization_id = $1 and ($2::uuid is null or calendar_id = $2) and ($3::uuid is null or template_id = $3)
-order by created_at desc, id limit 500`,
-        [ctx.organizationId, input.calendar_id ?? null, input.template_id ?? null],
-        { name: 'calendar.link.list' },
-      );
+      const { rows } = await runStatement<LinkRow>(ctx.sql, linkList, [
+        ctx.organizationId,
+        input.calendar_id ?? null,
+        input.template_id ?? null,
+      ]);
       const links = rows
         .filter((row) => input.status === undefined || linkStatus(row, ctx.now) === input.status)
         .filter((row) => input.project_id === undefined || row.project_id === input.project_id);
@@ -93,12 +93,7 @@ order by created_at desc, id limit 500`,
         throw new CapabilityError('conflict', `The link is ${current.status}; it cannot change any more.`);
       }
       if (input.operation === 'revoke' || input.status === 'revoked') {
-        const { rows } = await ctx.sql.query<LinkRow>(
-          `update calendar_booking_links set status = 'revoked', revoked_at = $3, secret_sha256 = null, updated_at = $3
-where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
-          [ctx.organizationId, id, ctx.now],
-          { name: 'calendar.link.revoke' },
-        );
+        const { rows } = await runStatement<LinkRow>(ctx.sql, linkRevoke, [ctx.organizationId, id, ctx.now]);
         const row = rows[0] as LinkRow;
         return {
           operation: input.operation,
@@ -122,36 +117,26 @@ where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
         input.valid_until !== undefined || input.valid_days !== undefined
           ? validUntil(input, ctx.now, null)
           : current.valid_until;
-      const { rows } = await ctx.sql.query<LinkRow>(
-        `update calendar_booking_links set title = $3, recipient_email = $4, recipient_name = $5,
-  recipient_account_id = $6, project_id = $7, valid_until = $8, one_time_use = $9, allowed_event_type_ids = $10,
-  email_binding_required = $11, phone_required = $12, booking_window_days = $13, min_notice_minutes = $14,
-  slot_limit = $15, rules_json = $16, context = $17, status = 'active', updated_at = $18
-where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
-        [
-          ctx.organizationId,
-          id,
-          input.title ?? current.title,
-          recipientEmail,
-          input.recipient_name === undefined ? current.recipient_name : input.recipient_name,
-          input.recipient_account_id === undefined
-            ? current.recipient_account_id
-            : input.recipient_account_id,
-          input.project_id === undefined ? current.project_id : input.project_id,
-          until,
-          input.one_time_use ?? current.one_time_use,
-          JSON.stringify(input.allowed_event_type_ids ?? current.allowed_event_type_ids),
-          binding,
-          input.phone_required ?? current.phone_required,
-          input.booking_window_days ?? current.booking_window_days,
-          input.min_notice_minutes ?? current.min_notice_minutes,
-          input.slot_limit ?? current.slot_limit,
-          JSON.stringify(input.rules_json ?? current.rules_json),
-          JSON.stringify(input.context ?? current.context),
-          ctx.now,
-        ],
-        { name: 'calendar.link.update' },
-      );
+      const { rows } = await runStatement<LinkRow>(ctx.sql, linkUpdate, [
+        ctx.organizationId,
+        id,
+        input.title ?? current.title,
+        recipientEmail,
+        input.recipient_name === undefined ? current.recipient_name : input.recipient_name,
+        input.recipient_account_id === undefined ? current.recipient_account_id : input.recipient_account_id,
+        input.project_id === undefined ? current.project_id : input.project_id,
+        until,
+        input.one_time_use ?? current.one_time_use,
+        JSON.stringify(input.allowed_event_type_ids ?? current.allowed_event_type_ids),
+        binding,
+        input.phone_required ?? current.phone_required,
+        input.booking_window_days ?? current.booking_window_days,
+        input.min_notice_minutes ?? current.min_notice_minutes,
+        input.slot_limit ?? current.slot_limit,
+        JSON.stringify(input.rules_json ?? current.rules_json),
+        JSON.stringify(input.context ?? current.context),
+        ctx.now,
+      ]);
       const row = rows[0] as LinkRow;
       return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
     } catch (error) {
@@ -188,42 +173,32 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
   const binding = input.email_binding_required ?? template?.email_binding_required ?? false;
   if (binding && !input.recipient_email)
     invalid('recipient_email', 'email_binding_required needs a recipient_email.');
-  const { rows } = await ctx.sql.query<LinkRow>(
-    `insert into calendar_booking_links (id, organization_id, installation_id, calendar_id, template_id, slug,
-  access_mode, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,
-  one_time_use, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
-  min_notice_minutes, slot_limit, rules_json, context, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
-  $24, $24)
-returning ${LINK_COLUMNS}`,
-    [
-      ctx.ids.uuid(),
-      ctx.organizationId,
-      ctx.installationId,
-      calendar.id,
-      template?.id ?? null,
-      slug,
-      accessMode,
-      title,
-      template?.default_intro ?? null,
-      input.recipient_email ?? null,
-      input.recipient_name ?? null,
-      input.recipient_account_id ?? null,
-      input.project_id ?? null,
-      validUntil(input, ctx.now, template?.default_valid_days ?? null),
-      input.one_time_use ?? template?.default_one_time_use ?? accessMode === 'secret',
-      JSON.stringify(input.allowed_event_type_ids ?? template?.allowed_event_type_ids ?? []),
-      binding,
-      input.phone_required ?? template?.phone_required ?? false,
-      input.booking_window_days ?? template?.booking_window_days ?? 60,
-      input.min_notice_minutes ?? template?.min_notice_minutes ?? 120,
-      input.slot_limit ?? template?.slot_limit ?? 60,
-      JSON.stringify(input.rules_json ?? null),
-      JSON.stringify(input.context ?? null),
-      ctx.now,
-    ],
-    { name: 'calendar.link.insert' },
-  );
+  const { rows } = await runStatement<LinkRow>(ctx.sql, linkInsert, [
+    ctx.ids.uuid(),
+    ctx.organizationId,
+    ctx.installationId,
+    calendar.id,
+    template?.id ?? null,
+    slug,
+    accessMode,
+    title,
+    template?.default_intro ?? null,
+    input.recipient_email ?? null,
+    input.recipient_name ?? null,
+    input.recipient_account_id ?? null,
+    input.project_id ?? null,
+    validUntil(input, ctx.now, template?.default_valid_days ?? null),
+    input.one_time_use ?? template?.default_one_time_use ?? accessMode === 'secret',
+    JSON.stringify(input.allowed_event_type_ids ?? template?.allowed_event_type_ids ?? []),
+    binding,
+    input.phone_required ?? template?.phone_required ?? false,
+    input.booking_window_days ?? template?.booking_window_days ?? 60,
+    input.min_notice_minutes ?? template?.min_notice_minutes ?? 120,
+    input.slot_limit ?? template?.slot_limit ?? 60,
+    JSON.stringify(input.rules_json ?? null),
+    JSON.stringify(input.context ?? null),
+    ctx.now,
+  ]);
   const row = rows[0] as LinkRow;
   return { operation: 'create', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
 }

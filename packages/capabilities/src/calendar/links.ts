@@ -1,7 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CapabilityError } from '../define.js';
 import type { Sql } from '../sql.js';
+import { runStatement } from '../sql.js';
 import { iso } from './common.js';
+import { linkFind } from './sql.js';
 
 /** A booking link row (the secret's hash never leaves this module's callers). */
 export interface LinkRow {
@@ -36,11 +38,6 @@ export interface LinkRow {
   readonly created_at: Date;
   readonly updated_at: Date;
 }
-
-export const LINK_COLUMNS = `id, organization_id, installation_id, calendar_id, template_id, slug, access_mode, secret_sha256,
-  secret_issued_at, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,
-  one_time_use, status, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
-  min_notice_minutes, slot_limit, rules_json, context, booked_at, revoked_at, created_at, updated_at`;
 
 /** The status a caller sees: an active link past `valid_until` is expired, whatever the row says. */
 export function linkStatus(row: LinkRow, now: Date): LinkRow['status'] {
@@ -94,11 +91,7 @@ export function secretMatches(stored: Uint8Array | null, presented: string | und
 
 /** The link `id` of this organization, or not_found. */
 export async function findLink(sql: Sql, organizationId: string, id: string): Promise<LinkRow> {
-  const { rows } = await sql.query<LinkRow>(
-    `select ${LINK_COLUMNS} from calendar_booking_links where organization_id = $1 and id = $2`,
-    [organizationId, id],
-    { name: 'calendar.link.find' },
-  );
+  const { rows } = await runStatement<LinkRow>(sql, linkFind, [organizationId, id]);
   const row = rows[0];
   if (!row) throw new CapabilityError('not_found', 'No booking link with that link_id.');
   return row;

@@ -1,8 +1,10 @@
 import { defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, invalid, required } from './common.js';
 import { findEventTypes } from './event-types.js';
-import { findTemplate, TEMPLATE_COLUMNS, type TemplateRow, templateView } from './templates.js';
+import { templateInsert, templateList, templateUpdate } from './sql.js';
+import { findTemplate, type TemplateRow, templateView } from './templates.js';
 
 /** Params of `calendar.booking_link_template.manage`. */
 export interface TemplateManageInput {
@@ -34,12 +36,10 @@ export const calendarBookingLinkTemplateManageHandler = defineCapabilityHandler<
     contract: calendarContract('calendar.booking_link_template.manage'),
     async handle(input, ctx) {
       if (input.operation === 'list') {
-        const { rows } = await ctx.sql.query<TemplateRow>(
-          `select ${TEMPLATE_COLUMNS} from calendar_link_templates
-where organization_id = $1 and ($2::text is null or status = $2) order by created_at, id`,
-          [ctx.organizationId, input.status ?? null],
-          { name: 'calendar.template.list' },
-        );
+        const { rows } = await runStatement<TemplateRow>(ctx.sql, templateList, [
+          ctx.organizationId,
+          input.status ?? null,
+        ]);
         return { operation: 'list', templates: rows.map(templateView), count: rows.length };
       }
       if (input.allowed_event_type_ids) {
@@ -48,33 +48,25 @@ where organization_id = $1 and ($2::text is null or status = $2) order by create
       if (input.operation === 'create') {
         const calendar = await resolveCalendar(ctx, input.calendar_id);
         const name = required(input.name, 'name', 'create');
-        const { rows } = await ctx.sql.query<TemplateRow>(
-          `insert into calendar_link_templates (id, organization_id, calendar_id, name, slug_base, default_title,
-  default_intro, default_valid_days, default_one_time_use, allowed_event_type_ids, email_binding_required,
-  phone_required, booking_window_days, min_notice_minutes, slot_limit, status, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
-returning ${TEMPLATE_COLUMNS}`,
-          [
-            ctx.ids.uuid(),
-            ctx.organizationId,
-            calendar.id,
-            name,
-            required(input.slug_base, 'slug_base', 'create'),
-            input.default_title ?? name,
-            input.default_intro ?? null,
-            input.default_valid_days ?? 14,
-            input.default_one_time_use ?? true,
-            JSON.stringify(input.allowed_event_type_ids ?? []),
-            input.email_binding_required ?? false,
-            input.phone_required ?? false,
-            input.booking_window_days ?? 60,
-            input.min_notice_minutes ?? 120,
-            input.slot_limit ?? 60,
-            input.status ?? 'active',
-            ctx.now,
-          ],
-          { name: 'calendar.template.insert' },
-        );
+        const { rows } = await runStatement<TemplateRow>(ctx.sql, templateInsert, [
+          ctx.ids.uuid(),
+          ctx.organizationId,
+          calendar.id,
+          name,
+          required(input.slug_base, 'slug_base', 'create'),
+          input.default_title ?? name,
+          input.default_intro ?? null,
+          input.default_valid_days ?? 14,
+          input.default_one_time_use ?? true,
+          JSON.stringify(input.allowed_event_type_ids ?? []),
+          input.email_binding_required ?? false,
+          input.phone_required ?? false,
+          input.booking_window_days ?? 60,
+          input.min_notice_minutes ?? 120,
+          input.slot_limit ?? 60,
+          input.status ?? 'active',
+          ctx.now,
+        ]);
         return { operation: 'create', template: templateView(rows[0] as TemplateRow) };
       }
       const id = required(input.template_id, 'template_id', input.operation);
@@ -86,34 +78,25 @@ returning ${TEMPLATE_COLUMNS}`,
         ? (await resolveCalendar(ctx, input.calendar_id)).id
         : current.calendar_id;
       const status = input.operation === 'archive' ? 'archived' : (input.status ?? current.status);
-      const { rows } = await ctx.sql.query<TemplateRow>(
-        `update calendar_link_templates set calendar_id = $3, name = $4, slug_base = $5, default_title = $6,
-  default_intro = $7, default_valid_days = $8, default_one_time_use = $9, allowed_event_type_ids = $10,
-  email_binding_required = $11, phone_required = $12, booking_window_days = $13, min_notice_minutes = $14,
-  slot_limit = $15, status = $16, updated_at = $17
-where organization_id = $1 and id = $2
-returning ${TEMPLATE_COLUMNS}`,
-        [
-          ctx.organizationId,
-          id,
-          calendarId,
-          input.name ?? current.name,
-          input.slug_base ?? current.slug_base,
-          input.default_title ?? current.default_title,
-          input.default_intro === undefined ? current.default_intro : input.default_intro,
-          input.default_valid_days ?? current.default_valid_days,
-          input.default_one_time_use ?? current.default_one_time_use,
-          JSON.stringify(input.allowed_event_type_ids ?? current.allowed_event_type_ids),
-          input.email_binding_required ?? current.email_binding_required,
-          input.phone_required ?? current.phone_required,
-          input.booking_window_days ?? current.booking_window_days,
-          input.min_notice_minutes ?? current.min_notice_minutes,
-          input.slot_limit ?? current.slot_limit,
-          status,
-          ctx.now,
-        ],
-        { name: 'calendar.template.update' },
-      );
+      const { rows } = await runStatement<TemplateRow>(ctx.sql, templateUpdate, [
+        ctx.organizationId,
+        id,
+        calendarId,
+        input.name ?? current.name,
+        input.slug_base ?? current.slug_base,
+        input.default_title ?? current.default_title,
+        input.default_intro === undefined ? current.default_intro : input.default_intro,
+        input.default_valid_days ?? current.default_valid_days,
+        input.default_one_time_use ?? current.default_one_time_use,
+        JSON.stringify(input.allowed_event_type_ids ?? current.allowed_event_type_ids),
+        input.email_binding_required ?? current.email_binding_required,
+        input.phone_required ?? current.phone_required,
+        input.booking_window_days ?? current.booking_window_days,
+        input.min_notice_minutes ?? current.min_notice_minutes,
+        input.slot_limit ?? current.slot_limit,
+        status,
+        ctx.now,
+      ]);
       return { operation: input.operation, template: templateView(rows[0] as TemplateRow) };
     },
   },
