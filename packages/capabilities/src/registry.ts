@@ -1,3 +1,4 @@
+import { billingDomain } from './billing/index.js';
 import { coreDomain } from './core/index.js';
 import type { CapabilityHandler } from './define.js';
 import { documentsDomain } from './documents/index.js';
@@ -9,6 +10,7 @@ import { walletDomain } from './wallet/index.js';
  * adding a domain is one line in this list.
  */
 export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
+  billingDomain,
   coreDomain,
   documentsDomain,
   walletDomain,
