@@ -11,6 +11,15 @@ import type { DomainMigration } from '../domain.js';
  * (`tax_breakdown` jsonb) as they were at finalize; `billing_document_lines` the lines. Nothing reads
  * the account, profile or item tables to render an issued document.
  */
+/**
+ * What `billing.document.search` matches: number, title and counterparty name as words, punctuation
+ * turned into spaces so `RE-2026-00001` is the words re, 2026, 00001 (the parser would read `-2026`
+ * as a signed number). The search query repeats this expression to use the GIN index.
+ */
+export const SEARCH_VECTOR = `to_tsvector('simple'::regconfig, regexp_replace(
+    coalesce(number, '') || ' ' || coalesce(title, '') || ' ' || coalesce(counterparty_name, ''),
+    '[^[:alnum:]]+', ' ', 'g'))`;
+
 const TABLES = [
   'billing_bank_accounts',
   'billing_profiles',
@@ -180,8 +189,7 @@ export const createBillingTables: DomainMigration = {
     `create index billing_documents_org_type_date_index
   on billing_documents (organization_id, document_type, document_date, id)`,
     `create index billing_documents_search_index on billing_documents using gin (
-  to_tsvector('simple'::regconfig,
-    coalesce(number, '') || ' ' || coalesce(title, '') || ' ' || coalesce(counterparty_name, '')))`,
+  ${SEARCH_VECTOR})`,
     'create index billing_documents_source_index on billing_documents (organization_id, source_document_id)',
     `create table billing_document_lines (
   id uuid not null,
