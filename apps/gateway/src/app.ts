@@ -5,6 +5,8 @@ import Koa from 'koa';
 import type { GatewayConfig } from './config.js';
 import type { Database } from './db/knex.js';
 import { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
+import { registerPublicRoutes } from './domains/public-routes.js';
+import type { DomainRoute } from './domains/services.js';
 import { errorHandler } from './http/error-handler.js';
 import { notFound } from './http/not-found.js';
 import { requestId } from './http/request-id.js';
@@ -52,6 +54,11 @@ export interface AppDependencies {
    * invokes are accepted and wait for a process that has a worker.
    */
   readonly jobs?: JobWorker;
+  /**
+   * The public routes of the domains started in this process (src/domains/services.ts: booking pages,
+   * event ingestion); mounted without a key and listed in /openapi.json.
+   */
+  readonly domainRoutes?: readonly DomainRoute[];
 }
 
 /** The gateway's Koa application type. */
@@ -69,11 +76,13 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
 
   const handlers = dependencies.handlers ?? capabilityHandlers;
+  const domainRoutes = dependencies.domainRoutes ?? [];
   const catalog = dependencies.catalog ?? handlers.map((handler) => handler.contract);
   const router = new Router<GatewayState>();
   registerDiscoveryRoutes(router, {
     documents:
-      dependencies.documents ?? buildDiscoveryDocuments(config.publicBaseUrl, { capabilities: catalog }),
+      dependencies.documents ??
+      buildDiscoveryDocuments(config.publicBaseUrl, { capabilities: catalog, publicRoutes: domainRoutes }),
     publicBaseUrl: config.publicBaseUrl,
     health: {
       knex: database.knex,
@@ -111,6 +120,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     bodyLimitBytes: config.bodyLimitBytes,
     metaTools,
   });
+  registerPublicRoutes(router, domainRoutes);
   dependencies.extendRouter?.(router);
 
   app.use(requestId(logger));

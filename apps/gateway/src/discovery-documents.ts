@@ -5,6 +5,7 @@ import {
   buildOpenApiDocument,
   type CatalogSource,
 } from '@agw/contracts';
+import type { DomainRoute } from './domains/services.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { GATEWAY_VERSION } from './version.js';
 
@@ -26,6 +27,8 @@ export interface DiscoveryOptions {
   readonly capabilities: readonly CatalogSource[];
   /** The catalog snapshot time (the start time when omitted). */
   readonly generatedAt?: Date;
+  /** The domains' public routes; those with an `openapi` operation are added to /openapi.json. */
+  readonly publicRoutes?: readonly DomainRoute[];
 }
 
 /** Builds every static discovery body for `baseUrl` (PUBLIC_BASE_URL). */
@@ -36,6 +39,26 @@ export function buildDiscoveryDocuments(baseUrl: string, options: DiscoveryOptio
     capabilities: JSON.stringify(buildCapabilityCatalog({ capabilities: options.capabilities, generatedAt })),
     mcpManifest: JSON.stringify(buildMcpManifest({ baseUrl, version: GATEWAY_VERSION })),
     mcpTools: JSON.stringify(buildMcpTools()),
-    openapi: JSON.stringify(buildOpenApiDocument({ serverUrl: baseUrl })),
+    openapi: JSON.stringify(
+      withPublicRoutes(buildOpenApiDocument({ serverUrl: baseUrl }), options.publicRoutes),
+    ),
   };
+}
+
+/** Adds each public route's operation under its path, `:name` parameters written `{name}`. */
+function withPublicRoutes(
+  document: Record<string, unknown>,
+  routes: readonly DomainRoute[] = [],
+): Record<string, unknown> {
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+  for (const { domain, route } of routes) {
+    if (!route.openapi) continue;
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = {
+      tags: [domain],
+      ...route.openapi,
+    };
+  }
+  return document;
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { type CapabilityDomain, capabilityDomains } from '@agw/capabilities';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
@@ -10,8 +11,10 @@ import { type GatewayConfig, redactUrl } from './config.js';
 import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { type RunningDomains, startDomains } from './domains/services.js';
 import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
 import { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
+import { createGatewayRateLimiter } from './invoke/rate-limiter.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
@@ -33,6 +36,11 @@ export interface StartOptions {
   readonly handlers?: AppDependencies['handlers'];
   /** The long-running invoke worker (poll interval, lease, `enabled: false` to run none here). */
   readonly jobs?: JobWorkerOptions;
+  /**
+   * The domains whose services (public routes, timed tasks) start in this process; every domain of
+   * @agw/capabilities when omitted. Tests add a domain the product does not have.
+   */
+  readonly domains?: readonly CapabilityDomain[];
 }
 
 /** A running gateway. */
@@ -80,6 +88,7 @@ export async function startGateway(
   let sealer: AuditSealer | undefined;
   let rollup: PeriodicTask | undefined;
   let jobs: JobWorker | undefined;
+  let domains: RunningDomains | undefined;
   try {
     const { applied } = await runMigrations(database.knex);
     if (database.driver === 'pglite') tightenTree(join(config.dataDir, 'pglite'));
@@ -112,6 +121,13 @@ export async function startGateway(
     sealer.start();
     rollup = createChargeRollup({ knex: database.knex, logger });
     rollup.start();
+    domains = startDomains(options.domains ?? capabilityDomains, {
+      knex: database.knex,
+      mail: { box: access.box, outbox: access.outbox },
+      rateLimiter: createGatewayRateLimiter({ redis, logger }),
+      publicBaseUrl: effective.publicBaseUrl,
+      logger,
+    });
     jobs = createJobWorker(database.knex, logger, {
       retentionHours: config.jobRetentionHours,
       ...options.jobs,
@@ -126,6 +142,7 @@ export async function startGateway(
       catalog: options.catalog,
       handlers: options.handlers,
       jobs,
+      domainRoutes: domains.routes,
     }).callback();
     jobs.start();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
@@ -136,7 +153,7 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { server: listening, database, redis, logger, access, sealer, rollup, jobs },
+          { server: listening, database, redis, logger, access, sealer, rollup, jobs, domains },
           options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
@@ -144,6 +161,7 @@ export async function startGateway(
   } catch (error) {
     if (server?.listening) server.close();
     await jobs?.stop();
+    await domains?.stop();
     await sealer?.stop();
     await rollup?.stop();
     await access?.stop();
@@ -186,10 +204,11 @@ interface Resources {
   readonly sealer?: AuditSealer | undefined;
   readonly rollup?: PeriodicTask | undefined;
   readonly jobs?: JobWorker | undefined;
+  readonly domains?: RunningDomains | undefined;
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { server, database, redis, logger, access, sealer, rollup, jobs } = resources;
+  const { server, database, redis, logger, access, sealer, rollup, jobs, domains } = resources;
   logger.info('shutting down: no new connections, waiting for in-flight requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -208,6 +227,8 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   }
   // The job in progress finishes and commits (its audit rows are sealed next); no new job is claimed.
   await jobs?.stop();
+  // Their last flush (buffered events, say) lands before the sealer's last run and the database close.
+  await domains?.stop();
   // After the last request, before the database closes: seals the rows the last requests wrote.
   await sealer?.stop();
   await rollup?.stop();

@@ -1,4 +1,5 @@
 import type { CapabilityContract } from '@agw/contracts';
+import type { MailPort } from './mail.js';
 import type { Sql } from './sql.js';
 
 /** A credit amount: an exact decimal string such as `"12.5"` (never a float). */
@@ -69,6 +70,11 @@ export interface CapabilityContext {
    * `egress` (and the gateway allow-lists). Any other URL throws; the gateway answers 403 `egress_denied`.
    */
   readonly fetch: CapabilityFetch;
+  /**
+   * Stages mail in this run's transaction (sent after it commits, never if it rolls back): a booking
+   * confirmation, an invoice with its PDF.
+   */
+  readonly mail: MailPort;
 }
 
 /** The fetch a handler gets (standard signature, limited to allow-listed hosts). */

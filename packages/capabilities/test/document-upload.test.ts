@@ -8,7 +8,7 @@ import {
   MAX_UPLOAD_BYTES,
   documentsDocumentUploadHandler as upload,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
+import { createTestDatabase, recordingMail, type TestDatabase } from './helpers/pglite-sql.js';
 
 const ORG = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const INSTALLATION = 'e1b0c1d2-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
@@ -65,6 +65,7 @@ function recordingContext(): { ctx: CapabilityContext; stored: () => Promise<Sto
     fetch: async () => {
       throw new Error('upload reaches no network');
     },
+    mail: recordingMail(),
   };
   const stored = async () =>
     (await database.db.query<StoredRow>('select * from documents where id = any($1::uuid[])', [ids])).rows;

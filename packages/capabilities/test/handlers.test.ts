@@ -11,7 +11,7 @@ import {
   type WalletView,
   walletAgentBudgetGuardCheckHandler,
 } from '../src/index.js';
-import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
+import { createTestDatabase, recordingMail, type TestDatabase } from './helpers/pglite-sql.js';
 
 const ORG = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const validator = createValidator();
@@ -53,6 +53,7 @@ function context(view: WalletView): CapabilityContext {
     fetch: async () => {
       throw new Error('these handlers reach no network');
     },
+    mail: recordingMail(),
   };
 }
 

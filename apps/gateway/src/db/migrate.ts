@@ -9,6 +9,7 @@ import { createWalletSpend } from './migrations/20261123040000-create-wallet-spe
 import { indexFinishedInvokeJobs } from './migrations/20261124010000-index-finished-invoke-jobs.js';
 import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
 import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
+import { domainMail } from './migrations/20261126000000-domain-mail.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -32,6 +33,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   indexFinishedInvokeJobs,
   createRuntimeRole,
   hashIdempotencyKeys,
+  domainMail,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

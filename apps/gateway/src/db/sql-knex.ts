@@ -1,4 +1,4 @@
-import type { Sql } from '@agw/capabilities';
+import type { Sql, SqlDatabase } from '@agw/capabilities';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
 import type pg from 'pg';
@@ -20,14 +20,8 @@ import { pgliteSql } from './sql-pglite.js';
  */
 export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
   let bound: Promise<TransactionSql> | undefined;
-  const bind = async (): Promise<TransactionSql> => {
-    const connection = (await trx.client.acquireConnection()) as pg.ClientBase | PGlite;
-    if ('waitReady' in connection) {
-      return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
-    }
-    // Without values `pg` sends a simple query, which may hold several statements.
-    return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
-  };
+  const bind = async (): Promise<TransactionSql> =>
+    portOf((await trx.client.acquireConnection()) as KnexConnection);
   const connection = () => {
     // knex refuses statements on a finished transaction; so does the port (a handler kept `ctx.sql`).
     if (trx.isCompleted()) throw new Error('The transaction of this SQL port has ended.');
@@ -44,4 +38,33 @@ export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
 export interface TransactionSql extends Sql {
   /** Runs `text` (one or more statements, no parameters) as one simple query. */
   exec(text: string): Promise<void>;
+}
+
+type KnexConnection = pg.ClientBase | PGlite;
+
+function portOf(connection: KnexConnection): TransactionSql {
+  if ('waitReady' in connection) {
+    return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
+  }
+  // Without values `pg` sends a simple query, which may hold several statements.
+  return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
+}
+
+/**
+ * A {@link SqlDatabase} on knex's pool, as the gateway's own role: `query` borrows a pooled connection
+ * for one statement (on PGlite the single session, so it never interleaves with a knex transaction),
+ * `transaction` is a knex transaction seen through {@link sqlOfKnexTransaction}.
+ */
+export function sqlDatabaseOfKnex(knex: Knex): SqlDatabase {
+  return {
+    async query(text, params, options) {
+      const connection = (await knex.client.acquireConnection()) as KnexConnection;
+      try {
+        return await portOf(connection).query(text, params, options);
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
+    },
+    transaction: (fn) => knex.transaction((trx) => fn(sqlOfKnexTransaction(trx))),
+  };
 }

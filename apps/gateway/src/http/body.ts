@@ -42,6 +42,11 @@ export function jsonBody(limitBytes: number): Middleware<GatewayState> {
  * Shared by {@link jsonBody} and the MCP endpoint, so every body is read the same way.
  */
 export async function readBodyText(ctx: Context, limitBytes: number): Promise<string> {
+  return decodeUtf8Strict(await readBodyBytes(ctx, limitBytes));
+}
+
+/** The raw request body, at most `limitBytes`, with the 413 rules of {@link readBodyText}. */
+export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
   const declared = ctx.get('content-length');
   if (declared !== '' && Number(declared) > limitBytes) {
     // Refuse before reading, and close the connection so the unread body is not parsed as a request.
@@ -59,7 +64,7 @@ export async function readBodyText(ctx: Context, limitBytes: number): Promise<st
     if (type === 'entity.too.large') throw tooLarge(limitBytes);
     throw new GatewayError('bad_request', { message: 'The request body could not be read.', cause: error });
   }
-  return decodeUtf8Strict(bytes);
+  return bytes;
 }
 
 function assertJsonContentType(header: string): void {

@@ -18,6 +18,7 @@ import type { GatewayConfig } from '../config.js';
 import { createKnexInstallationStore, createKnexKeyStore } from '../keys/key-store.js';
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
+import type { MailStaging } from '../mail/domain-mail.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
 import { createKnexExecutor, type KnexExecutor } from '../ports/executor.js';
@@ -57,6 +58,8 @@ export interface InvokeRuntime {
   readonly keys: KeyStore;
   /** The handler's fetch for one run: only `hosts` (the contract's `egress`, already allow-listed). */
   fetchFor(hosts: readonly string[]): CapabilityFetch;
+  /** Where `ctx.mail` stages mail; without it a handler's `ctx.mail.stage` throws. */
+  readonly mail: MailStaging | undefined;
 }
 
 /** Where handlers may reach (EGRESS_ALLOWED_HOSTS, EGRESS_ALLOW_HTTP). */
@@ -79,6 +82,8 @@ export interface InvokeRuntimeOptions {
   readonly rateLimits?: RateLimits;
   /** Default: no host allowed. */
   readonly egress?: EgressOptions;
+  /** The outbox and secret box behind a handler's `ctx.mail`. */
+  readonly mail?: MailStaging;
 }
 
 /**
@@ -130,5 +135,6 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome. Most
     // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
     fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),
+    mail: options.mail,
   };
 }

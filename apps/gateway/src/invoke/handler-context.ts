@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { CapabilityContext, CapabilityHandler, IdGenerator, Sql } from '@agw/capabilities';
+import type { CapabilityContext, CapabilityHandler, IdGenerator, MailPort, Sql } from '@agw/capabilities';
 import type { Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { enterTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
 import type { InvokeRuntime } from './chain.js';
 
 const ids: IdGenerator = { uuid: randomUUID };
@@ -36,19 +37,29 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
   const { executor } = runtime;
   const organizationId = call.principal.organization_id;
   const controller = new AbortController();
-  const handle = (sql: Sql) =>
-    call.handler.handle(call.params as never, context(runtime, call, sql, controller.signal));
+  let mail: TransactionMail | undefined;
+  const handle = (sql: Sql) => {
+    mail = runtime.mail ? transactionMail(sql, runtime.mail) : undefined;
+    return call.handler.handle(call.params as never, context(runtime, call, sql, mail, controller.signal));
+  };
   try {
     if (!executor.inTransaction()) {
-      return await runtime.knex.transaction((trx) =>
+      const value = await runtime.knex.transaction((trx) =>
         executor.within(trx, async () => {
           const sql = sqlOfKnexTransaction(trx);
           await enterTenant(sql, organizationId);
           return handle(sql);
         }),
       );
+      mail?.dispatch();
+      return value;
     }
     const trx = executor.current() as Knex.Transaction;
+    // Staged mail goes out once the invoke's transaction commits (a rollback means it never existed).
+    void outermost(trx).executionPromise.then(
+      () => mail?.dispatch(),
+      () => undefined,
+    );
     if (!call.mutating) return await runAsTenant(sqlOfKnexTransaction(trx), organizationId, handle);
     return await runInTenantSavepoint(sqlOfKnexTransaction(trx), organizationId, handle);
   } finally {
@@ -57,10 +68,22 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
   }
 }
 
+/** The transaction that commits: knex nests savepoints as child transactions of it. */
+function outermost(trx: Knex.Transaction): Knex.Transaction {
+  let current = trx;
+  while (current.parentTransaction) current = current.parentTransaction;
+  return current;
+}
+
+const noMail: MailPort = {
+  stage: () => Promise.reject(new Error('This gateway was composed without a mail outbox.')),
+};
+
 function context(
   runtime: InvokeRuntime,
   call: HandlerCall,
   sql: Sql,
+  mail: TransactionMail | undefined,
   signal: AbortSignal,
 ): CapabilityContext {
   return {
@@ -74,5 +97,6 @@ function context(
     // runtime role: the runtime-role migration lets it read its own organization's wallet rows.
     wallet: runtime.wallet as never,
     fetch: runtime.fetchFor(call.egressHosts),
+    mail: mail?.port ?? noMail,
   };
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { MailTransport } from './transport.js';
+import type { MailAttachmentFile, MailTransport } from './transport.js';
 
 /** A mail to stage inside the business transaction. */
 export interface StagedMail {
@@ -80,7 +80,7 @@ export class MailOutbox {
     const leased = await this.knex.raw(
       `UPDATE mail_outbox SET attempts = attempts + 1, locked_until = now() + make_interval(secs => ?)
         WHERE id = ? AND status = 'queued' AND (locked_until IS NULL OR locked_until < now())
-        RETURNING to_address, subject, body_ciphertext, otp_code_id, attempts`,
+        RETURNING to_address, subject, body_ciphertext, attachments_ciphertext, otp_code_id, attempts`,
       [LOCK_SECONDS, outboxId],
     );
     const row = leased.rows[0];
@@ -93,6 +93,7 @@ export class MailOutbox {
         to: row.to_address,
         subject: row.subject,
         text,
+        attachments: row.attachments_ciphertext ? this.attachments(row.attachments_ciphertext) : undefined,
       });
     } catch (error) {
       const failed = row.attempts >= MAX_ATTEMPTS;
@@ -111,6 +112,7 @@ export class MailOutbox {
         status: 'sent',
         sent_at: trx.fn.now(),
         body_ciphertext: null,
+        attachments_ciphertext: null,
         message_id: messageId,
         locked_until: null,
       });
@@ -122,5 +124,16 @@ export class MailOutbox {
     });
     this.logger.info({ outbox_id: outboxId, transport: this.transport.kind }, 'mail sent');
     return true;
+  }
+
+  /** The attachments staged by a domain (src/mail/domain-mail.ts), decrypted. */
+  private attachments(ciphertext: Uint8Array): MailAttachmentFile[] {
+    const plain = this.box.decrypt('mail-attachments', Buffer.from(ciphertext)).toString('utf8');
+    const stored = JSON.parse(plain) as Array<{ filename: string; contentType: string; content: string }>;
+    return stored.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      content: Buffer.from(attachment.content, 'base64'),
+    }));
   }
 }

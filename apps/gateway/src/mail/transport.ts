@@ -4,12 +4,20 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { devMailboxDirectory } from '../checks/mail.js';
 
-/** One plain-text message. */
+/** One file attached to a message. */
+export interface MailAttachmentFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
+/** One plain-text message, optionally with attachments. */
 export interface OutgoingMail {
   readonly from: string;
   readonly to: string;
   readonly subject: string;
   readonly text: string;
+  readonly attachments?: readonly MailAttachmentFile[] | undefined;
 }
 
 /** Sends mail; resolves with the Message-ID once the server (or the dev mailbox) accepted it. */
@@ -34,7 +42,11 @@ export function createMailTransport(options: {
       kind: 'smtp',
       async send(mail) {
         const messageId = newMessageId();
-        await transporter.sendMail({ ...mail, messageId });
+        await transporter.sendMail({
+          ...mail,
+          attachments: mail.attachments?.map((a) => ({ ...a })),
+          messageId,
+        });
         return messageId;
       },
       close: () => transporter.close(),
@@ -47,7 +59,12 @@ export function createMailTransport(options: {
     async send(mail) {
       const messageId = newMessageId();
       const date = new Date();
-      const info = await streamer.sendMail({ ...mail, messageId, date });
+      const info = await streamer.sendMail({
+        ...mail,
+        attachments: mail.attachments?.map((a) => ({ ...a })),
+        messageId,
+        date,
+      });
       await mkdir(directory, { recursive: true, mode: 0o700 });
       const name = `${date.toISOString().replaceAll(':', '-')}-${messageId.replace(/[<>@]/g, '')}.eml`;
       await writeFile(join(directory, name), info.message as Buffer, { mode: 0o600 });

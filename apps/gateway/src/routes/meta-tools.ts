@@ -30,7 +30,7 @@ export interface MetaToolRouteOptions {
   /** The handlers dry_run and invoke run, by id and version. */
   readonly handlers: readonly CapabilityHandler<never>[];
   /** The idempotency store and secret box of the access routes (mutating invokes, search cursors). */
-  readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
+  readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency' | 'outbox'>;
   /** Redis, rate limits and logger of the invoke runtime (src/invoke/chain.ts); defaults when omitted. */
   readonly runtime?: InvokeRuntimeOptions;
   /** The process's job worker: long-running invokes run with this runtime, catalog and handlers. */
@@ -73,7 +73,10 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   const cursors = createCursorCodec(options.access.box);
   // Rankings and result items survive requests: the catalog is fixed for the process lifetime.
   const searchCache = createSearchCache(index, cursors);
-  const runtime = createInvokeRuntime(knex, options.runtime);
+  const runtime = createInvokeRuntime(knex, {
+    ...options.runtime,
+    mail: { box: options.access.box, outbox: options.access.outbox },
+  });
   // Keyed search/describe read key records through the invoke chain's cache (one per process).
   const resolveCatalogCaller = createCatalogCallerResolver(runtime.keys);
   const handlers = new Map(

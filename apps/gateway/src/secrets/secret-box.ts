@@ -14,6 +14,7 @@ export type SecretPurpose =
   | 'idempotency-replay'
   | 'otp-code'
   | 'mail-body'
+  | 'mail-attachments'
   | 'search-cursor';
 
 // Ciphertext layout: version byte, 8-byte key id, 12-byte IV, 16-byte GCM tag, ciphertext.

@@ -93,3 +93,42 @@ export async function waitUntil<T>(probe: () => T | undefined | Promise<T | unde
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** One attachment of a multipart message, decoded. */
+export interface ReceivedAttachment {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly content: Buffer;
+}
+
+/**
+ * The attachments of a message as nodemailer writes them (multipart/mixed, one level of
+ * multipart/alternative at most, base64 or 7bit parts): enough to check what a domain attached.
+ */
+export function attachmentsOf(mail: ReceivedMail): ReceivedAttachment[] {
+  const found: ReceivedAttachment[] = [];
+  const visit = (headers: Record<string, string>, body: string) => {
+    const boundary = /boundary="?([^";]+)"?/i.exec(headers['content-type'] ?? '')?.[1];
+    if (boundary) {
+      for (const part of body.split(`--${boundary}`).slice(1)) {
+        if (part.startsWith('--')) break;
+        const parsed = parseMail(part.replace(/^\r?\n/, ''));
+        visit(parsed.headers, parsed.body);
+      }
+      return;
+    }
+    const disposition = headers['content-disposition'] ?? '';
+    const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1];
+    if (!filename) return;
+    const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+    const content =
+      encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64') : Buffer.from(body);
+    found.push({
+      filename,
+      contentType: (headers['content-type'] ?? '').split(';')[0]?.trim() ?? '',
+      content,
+    });
+  };
+  visit(mail.headers, mail.body);
+  return found;
+}

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { capabilityMigrations, type Sql } from '../../src/index.js';
+import { capabilityMigrations, type DomainMail, type MailPort, type Sql } from '../../src/index.js';
 
 /**
  * A real database for handler tests: an in-memory PGlite with the two gateway tables the domains
@@ -45,6 +45,18 @@ create table installations (id uuid primary key, organization_id uuid not null r
         installationId,
         organizationId,
       ]);
+    },
+  };
+}
+
+/** A mail port that keeps what a handler staged, in order (the gateway's outbox is not part of these tests). */
+export function recordingMail(): MailPort & { readonly staged: DomainMail[] } {
+  const staged: DomainMail[] = [];
+  return {
+    staged,
+    async stage(mail) {
+      staged.push(mail);
+      return `mail-${staged.length}`;
     },
   };
 }

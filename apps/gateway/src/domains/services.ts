@@ -1,0 +1,66 @@
+import type { CapabilityDomain, PublicRoute } from '@agw/capabilities';
+import { withTimeout } from '../checks/with-timeout.js';
+import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
+import { createDomainHost, type DomainHostOptions } from './host.js';
+
+/** A domain's route, with the domain it belongs to (for logs and the OpenAPI document). */
+export interface DomainRoute {
+  readonly domain: string;
+  readonly route: PublicRoute;
+}
+
+/** The domain services running in this process. */
+export interface RunningDomains {
+  readonly routes: readonly DomainRoute[];
+  /** Stops every task (each runs once more, bounded), then every service's own `stop`. */
+  stop(): Promise<void>;
+}
+
+// A domain's own shutdown (a last flush) must not hold the process: the database closes next anyway.
+const STOP_TIMEOUT_MS = 5000;
+
+/**
+ * Starts every domain that has a `start` (public routes, timed tasks): once per gateway process, after
+ * migrations, before the app serves requests.
+ */
+export function startDomains(
+  domains: readonly CapabilityDomain[],
+  options: DomainHostOptions,
+): RunningDomains {
+  const routes: DomainRoute[] = [];
+  const tasks: PeriodicTask[] = [];
+  const stops: Array<{ domain: string; stop: () => Promise<void> }> = [];
+  for (const domain of domains) {
+    if (!domain.start) continue;
+    const service = domain.start(createDomainHost(domain.name, options));
+    for (const route of service.routes ?? []) routes.push({ domain: domain.name, route });
+    for (const task of service.tasks ?? []) {
+      const periodic = createPeriodicTask({
+        run: task.run,
+        intervalMs: task.intervalMs,
+        logger: options.logger.child({ domain: domain.name, task: task.name }),
+        failure: `${domain.name} task ${task.name} failed`,
+      });
+      periodic.start();
+      tasks.push(periodic);
+    }
+    if (service.stop) stops.push({ domain: domain.name, stop: () => service.stop?.() ?? Promise.resolve() });
+  }
+  return {
+    routes,
+    async stop() {
+      await Promise.all(tasks.map((task) => task.stop()));
+      await Promise.all(
+        stops.map(({ domain, stop }) =>
+          withTimeout(
+            stop().catch((error: unknown) =>
+              options.logger.error({ err: error, domain }, 'domain stop failed'),
+            ),
+            STOP_TIMEOUT_MS,
+            undefined,
+          ),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,238 @@
+// A domain's services in a real gateway: its public routes answer without a key behind the gateway's
+// middleware (body limit, UTF-8, error envelope, a route's own headers, /openapi.json), asTenant runs
+// as the runtime role with the tenant set, mail staged there or by a handler through ctx.mail reaches
+// the mailbox with its attachments only when the transaction commits, rate limits count per key, and
+// a timed task runs and runs once more at shutdown.
+
+import type { CapabilityDomain, PublicRoute } from '@agw/capabilities';
+import { describe, expect, it } from 'vitest';
+import { browserUnavailable, launchBrowser } from './helpers/browser.js';
+import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
+import { expectEnvelope } from './helpers/http.js';
+import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
+
+const ICS = Buffer.from('BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n');
+let taskRuns = 0;
+let stopped = false;
+
+const routes = (host: Parameters<NonNullable<CapabilityDomain['start']>>[0]): PublicRoute[] => [
+  {
+    method: 'GET',
+    path: '/demo/page/:slug',
+    openapi: { summary: 'A demo page', responses: { '200': { description: 'The page' } } },
+    handle: async (request) => ({
+      status: 200,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': "default-src 'self'",
+      },
+      body: `<!doctype html><title>${request.params.slug}</title><p>${request.query.get('tz') ?? ''}</p>`,
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/demo/echo',
+    bodyLimitBytes: 32,
+    handle: async (request) => ({
+      status: 202,
+      body: { received: new TextDecoder().decode(request.body), from: request.clientAddress },
+    }),
+  },
+  {
+    method: 'POST',
+    path: '/demo/fail',
+    handle: async () => {
+      throw new Error('secret internals: select * from mail_outbox');
+    },
+  },
+  {
+    method: 'POST',
+    path: '/demo/tenant/:org',
+    handle: async (request) => {
+      const organizationId = request.params.org as string;
+      const outcome = await host.asTenant(organizationId, async (sql, mail) => {
+        const { rows } = await sql.query<{ role: string; org: string }>(
+          "select current_user as role, current_setting('agw.organization_id') as org",
+        );
+        await mail.stage({
+          to: 'booker@example.com',
+          subject: `Booked ${request.query.get('tag')}`,
+          text: 'See you then.',
+          attachments: [{ filename: 'invite.ics', contentType: 'text/calendar', content: ICS }],
+        });
+        if (request.query.get('fail') === '1') throw new Error('rolled back');
+        return rows[0];
+      });
+      return { status: 200, body: outcome };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/demo/limited',
+    handle: async (request) => {
+      const verdict = await host.rateLimit(`demo.limited:${request.clientAddress}`, 2, 60);
+      return verdict.allowed
+        ? { status: 200, body: { ok: true } }
+        : { status: 429, headers: { 'retry-after': String(verdict.retryAfterSeconds) }, body: { ok: false } };
+    },
+  },
+];
+
+const demoDomain: CapabilityDomain = {
+  name: 'demo',
+  handlers: [],
+  migrations: [],
+  start: (host) => ({
+    routes: routes(host),
+    tasks: [
+      {
+        name: 'count',
+        intervalMs: 50,
+        run: async () => {
+          taskRuns += 1;
+        },
+      },
+    ],
+    stop: async () => {
+      stopped = true;
+    },
+  }),
+};
+
+const mailer = demoCapability<{ fail: boolean; tag: string }, { staged: string }>(
+  {
+    id: 'demo.mail.send',
+    mutating: true,
+    input_schema: {
+      type: 'object',
+      properties: { fail: { type: 'boolean' }, tag: { type: 'string' } },
+      required: ['fail', 'tag'],
+      additionalProperties: false,
+    },
+  },
+  async (input, ctx) => {
+    const staged = await ctx.mail.stage({
+      to: 'customer@example.com',
+      subject: `Invoice ${input.tag}`,
+      text: 'Attached.',
+      attachments: [
+        { filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.7') },
+      ],
+    });
+    if (input.fail) throw new Error('the handler failed after staging');
+    return { staged };
+  },
+);
+
+const gateway = useGateway({ domains: [demoDomain], ...withCapabilities(mailer) });
+
+const mailWithSubject = async (subject: string) =>
+  (await readDevMailbox(gateway.dataDir)).find((mail) => mail.subject === subject);
+
+describe('domain public routes', () => {
+  it('answer without a key, with the route’s own headers, and are listed in /openapi.json', async () => {
+    const page = await fetch(`${gateway.url}/demo/page/intro?tz=Europe%2FBerlin`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toBe("default-src 'self'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await page.text()).toContain('<title>intro</title><p>Europe/Berlin</p>');
+    const openapi = await (await fetch(`${gateway.url}/openapi.json`)).json();
+    expect(openapi.paths['/demo/page/{slug}'].get).toMatchObject({ summary: 'A demo page', tags: ['demo'] });
+  });
+
+  it('read the body up to the route’s limit and refuse more, or bytes that are not UTF-8', async () => {
+    const ok = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: 'hello' });
+    expect(ok.status).toBe(202);
+    expect(await ok.json()).toEqual({ received: 'hello', from: '127.0.0.1' });
+    const large = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: 'x'.repeat(33) });
+    expect(large.status).toBe(413);
+    expectEnvelope(await large.json(), 'payload_too_large');
+    const bad = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: Buffer.from([0x61, 0xff]) });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toContain('not valid UTF-8 (byte offset 1)');
+  });
+
+  it('turn a thrown error into a 500 envelope that says nothing of it', async () => {
+    const failed = await fetch(`${gateway.url}/demo/fail`, { method: 'POST', body: '{}' });
+    expect(failed.status).toBe(500);
+    const text = await failed.text();
+    expectEnvelope(JSON.parse(text), 'internal_error');
+    expect(text).not.toContain('mail_outbox');
+  });
+
+  it('count rate limits per key', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${gateway.url}/demo/limited`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+});
+
+describe.skipIf(browserUnavailable)(`a public page in a real browser ${browserUnavailable ?? ''}`, () => {
+  it('renders with its own Content-Security-Policy', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const response = await page.goto(`${gateway.url}/demo/page/hello?tz=Asia%2FKolkata`);
+      expect(response?.status()).toBe(200);
+      expect(await page.title()).toBe('hello');
+      expect(await page.textContent('p')).toBe('Asia/Kolkata');
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+describe('mail staged by a domain', () => {
+  it('asTenant runs as the runtime role for that organization and sends its mail after commit', async () => {
+    const { organizationId } = await approvedInstallation(gateway);
+    const answer = await fetch(`${gateway.url}/demo/tenant/${organizationId}?tag=one`, { method: 'POST' });
+    expect(await answer.json()).toEqual({ role: 'agw_runtime', org: organizationId });
+    const mail = await waitUntil(() => mailWithSubject('Booked one'));
+    expect(mail.to).toBe('booker@example.com');
+    const [invite] = attachmentsOf(mail);
+    expect(invite).toMatchObject({ filename: 'invite.ics', contentType: 'text/calendar' });
+    expect(invite?.content.equals(ICS)).toBe(true);
+  });
+
+  it('a rolled-back transaction sends nothing', async () => {
+    const { organizationId } = await approvedInstallation(gateway);
+    const answer = await fetch(`${gateway.url}/demo/tenant/${organizationId}?tag=two&fail=1`, {
+      method: 'POST',
+    });
+    expect(answer.status).toBe(500);
+    const rows = await gateway.knex('mail_outbox').where({ subject: 'Booked two' });
+    expect(rows).toEqual([]);
+  });
+
+  it('a handler’s ctx.mail reaches the mailbox with its attachment, and not when the handler failed', async () => {
+    const { key } = await approvedInstallation(gateway, '5');
+    const invoke = (tag: string, fail: boolean) =>
+      gateway.client.post(
+        '/mcp/invoke',
+        { id: 'demo.mail.send', params: { tag, fail }, idempotency_key: `mail-${tag}-${Date.now()}` },
+        { key, idem: null },
+      );
+    const sent = await invoke('A-1', false);
+    expect(sent.status).toBe(200);
+    const mail = await waitUntil(() => mailWithSubject('Invoice A-1'));
+    expect(attachmentsOf(mail).map((file) => [file.filename, file.content.toString()])).toEqual([
+      ['invoice.pdf', '%PDF-1.7'],
+    ]);
+    const row = await gateway.knex('mail_outbox').where({ subject: 'Invoice A-1' }).first();
+    expect(row).toMatchObject({ status: 'sent', body_ciphertext: null, attachments_ciphertext: null });
+
+    const failed = await invoke('A-2', true);
+    expect(failed.status).toBe(500);
+    expect(await gateway.knex('mail_outbox').where({ subject: 'Invoice A-2' })).toEqual([]);
+  });
+});
+
+describe('domain tasks', () => {
+  it('run on their interval, and stop() runs at shutdown', async () => {
+    await waitUntil(() => (taskRuns >= 2 ? true : undefined));
+    await gateway.gateway.close();
+    expect(stopped).toBe(true);
+  });
+});

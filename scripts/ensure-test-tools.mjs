@@ -1,0 +1,35 @@
+// Installs the Debian packages some tests drive, when they are missing: chromium (the booking page and
+// the analytics tracker are tested in a real browser through playwright-core), qpdf and poppler-utils
+// (the PDF checks: `qpdf --check`, `pdffonts`). Runs before `npm test`, like ensure-deps.mjs.
+// Needs root (apt-get); otherwise, or when the install fails, it says which tests will skip and why,
+// and the suite still runs.
+import { execSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const tools = [
+  { binary: '/usr/bin/chromium', pkg: 'chromium', skips: 'the browser tests (booking page, tracker)' },
+  { binary: '/usr/bin/qpdf', pkg: 'qpdf', skips: 'the qpdf --check of generated PDFs' },
+  { binary: '/usr/bin/pdffonts', pkg: 'poppler-utils', skips: 'the pdffonts check of generated PDFs' },
+];
+
+const missing = tools.filter((tool) => !existsSync(tool.binary));
+if (missing.length > 0) {
+  const packages = missing.map((tool) => tool.pkg).join(' ');
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot) {
+    console.error(`Installing ${packages} with apt-get…`);
+    try {
+      execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages}`, {
+        stdio: 'inherit',
+        timeout: 15 * 60 * 1000,
+      });
+    } catch {
+      console.error(`Installing ${packages} failed (see apt-get's message above).`);
+    }
+  }
+  for (const tool of missing.filter((item) => !existsSync(item.binary))) {
+    console.error(
+      `${tool.binary} is missing (install the Debian package ${tool.pkg} as root): ${tool.skips} will be skipped.`,
+    );
+  }
+}
