@@ -362,6 +362,68 @@ describe('quote to cash', () => {
   });
 });
 
+describe('numbers', () => {
+  it('a finalize that rolls back gives its number back: the next one has no gap', async () => {
+    const { run } = billing;
+    const invoice = await run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      lines: [{ item_name: 'Small', quantity: 1, unit_price: 10 }],
+    });
+    await run('billing.document.finalize', { document_id: invoice.document_id });
+    const lastCredit = async () =>
+      Number(
+        (
+          await gateway
+            .knex('billing_documents')
+            .where({ document_type: 'credit_note' })
+            .whereNotNull('number')
+            .max({ n: 'number_sequence' })
+        )[0]?.n ?? 0,
+      );
+    const before = await lastCredit();
+    const tooLarge = await run('billing.document.create_draft', {
+      document_type: 'credit_note',
+      document_date: today,
+      corrects_document_id: invoice.document_id,
+      lines: [{ item_name: 'Too much', quantity: 1, unit_price: 50 }],
+    });
+    const refused = await refusal(run('billing.document.finalize', { document_id: tooLarge.document_id }));
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toMatch(/exceeds the open balance 10\.00 EUR/);
+    const fits = await run('billing.document.create_draft', {
+      document_type: 'credit_note',
+      document_date: today,
+      corrects_document_id: invoice.document_id,
+      lines: [{ item_name: 'Part', quantity: 1, unit_price: 4 }],
+    });
+    const credited = await run('billing.document.finalize', { document_id: fits.document_id });
+    expect(credited.number).toBe(`CN-${year}-${String(before + 1).padStart(5, '0')}`);
+    const after = await run('billing.document.read', { document_id: invoice.document_id });
+    expect(after.document).toMatchObject({ status: 'open', balance: 6 });
+  });
+
+  it('ten finalizes at once in one process: ten distinct consecutive numbers', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const draft = await billing.run('billing.document.create_draft', {
+        document_type: 'quote',
+        document_date: '2031-05-01',
+        lines: [{ item_name: 'Q', quantity: 1, unit_price: 1 }],
+      });
+      ids.push(draft.document_id);
+    }
+    const numbers = await Promise.all(
+      ids.map(
+        async (document_id) => (await billing.run('billing.document.finalize', { document_id })).number,
+      ),
+    );
+    expect(numbers.sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `QT-2031-${String(i + 1).padStart(5, '0')}`),
+    );
+  });
+});
+
 describe('tenancy', () => {
   it("answers another organization's document like a missing one and lists none of it", async () => {
     const own = await billing.run('billing.document.create_draft', {

@@ -2,7 +2,7 @@ import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
 import { billingContract, conflict, documentRecord, iso, notFound, PAYABLE_TYPES } from './common.js';
 import { issuerSnapshot } from './draft.js';
-import { money } from './money.js';
+import { formatAmount, money } from './money.js';
 import { counterYear, DEFAULT_NUMBER_PATTERNS, formatNumber } from './numbering.js';
 import type { BankAccountSnapshot, BillingDocumentRow } from './records.js';
 import { issueDocument, nextNumber, selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
@@ -53,7 +53,7 @@ async function settleCredit(
   const balance = money(invoice.balance).minus(money(credit.total));
   if (balance.isNegative()) {
     conflict(
-      `The credit note total ${credit.total} exceeds the open balance ${invoice.balance} ${invoice.currency} of invoice ${invoice.number}.`,
+      `The credit note total ${formatAmount(credit.total, credit.currency)} exceeds the open balance ${formatAmount(invoice.balance, invoice.currency)} ${invoice.currency} of invoice ${invoice.number}.`,
     );
   }
   const credited = money(invoice.credited_total).plus(money(credit.total));
