@@ -126,6 +126,10 @@ describe('quote to cash', () => {
 
     const finalized = await run('billing.document.finalize', { document_id: draft.document_id });
     expect(finalized.number).toMatch(new RegExp(`^RE-${year}-\\d{5}$`));
+    // The customer's payment terms (14 days) from the invoice's date.
+    const due = new Date(`${today}T00:00:00Z`);
+    due.setUTCDate(due.getUTCDate() + 14);
+    expect(finalized.document.due_date).toBe(due.toISOString().slice(0, 10));
     expect(finalized.document).toMatchObject({
       status: 'open',
       total: 1132.49,

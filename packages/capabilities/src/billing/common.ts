@@ -121,3 +121,10 @@ export function paymentRecord(row: BillingPaymentRow) {
 
 /** Document types that are paid (payments, reminders, payment_status). */
 export const PAYABLE_TYPES: readonly string[] = ['invoice', 'self_billing_invoice'];
+
+/** `YYYY-MM-DD` plus `days`. */
+export function addDays(date: string, days: number): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + days);
+  return at.toISOString().slice(0, 10);
+}

@@ -1,11 +1,12 @@
 import type { CapabilityContract } from '@agw/contracts';
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { billingContract, conflict, notFound, utcDate } from './common.js';
+import { addDays, billingContract, conflict, notFound, PAYABLE_TYPES, utcDate } from './common.js';
 import { type DraftDocument, initialPaymentStatus, insertDraft } from './draft.js';
 import { readDocument } from './read-document.js';
 import type { BillingDocumentRow } from './records.js';
 import { selectConversion } from './sql.js';
+import { type AccountRow, selectAccount } from './sql-catalog.js';
 import type { TaxTreatment } from './totals.js';
 
 export interface ConvertInput {
@@ -49,12 +50,19 @@ function convertHandler(contract: CapabilityContract, from: string, to: string) 
           created: false,
         };
       }
+      // An invoice is due after the customer's payment terms, counted from its own date.
+      const documentDate = input.document_date ?? utcDate(ctx.now);
+      const account =
+        source.account_id === null
+          ? undefined
+          : (await runStatement<AccountRow>(ctx.sql, selectAccount, [org, source.account_id])).rows[0];
+      const terms = account?.payment_terms_days;
       const draft: DraftDocument = {
         document_type: to,
         payment_status: initialPaymentStatus(to),
         title: input.title === undefined ? source.title : input.title,
-        document_date: input.document_date ?? utcDate(ctx.now),
-        due_date: null,
+        document_date: documentDate,
+        due_date: PAYABLE_TYPES.includes(to) && terms != null ? addDays(documentDate, terms) : null,
         valid_until: null,
         service_date: source.service_date,
         currency: source.currency,

@@ -1,6 +1,6 @@
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { billingContract, conflict, currencyCode, invalid, PAYABLE_TYPES } from './common.js';
+import { addDays, billingContract, conflict, currencyCode, invalid, PAYABLE_TYPES } from './common.js';
 import {
   type DraftDocument,
   type DraftLine,
@@ -71,13 +71,6 @@ export function counterpartySnapshot(account: AccountRow | undefined): Counterpa
     e_invoice_endpoint_id: account.e_invoice_endpoint_id,
     e_invoice_endpoint_scheme_id: account.e_invoice_endpoint_scheme_id,
   };
-}
-
-/** `YYYY-MM-DD` plus `days`. */
-function addDays(date: string, days: number): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  at.setUTCDate(at.getUTCDate() + days);
-  return at.toISOString().slice(0, 10);
 }
 
 /**
