@@ -1,7 +1,6 @@
 import type { CapabilityContract } from '@agw/contracts';
 import { defineCapabilityHandler } from '../define.js';
 import { billingContract, documentRecord, page, paging } from './common.js';
-import { SEARCH_VECTOR } from './migrations.js';
 import type { BillingDocumentRow } from './records.js';
 import { DOCUMENT_COLUMNS } from './sql.js';
 
@@ -26,12 +25,18 @@ const OPEN_FILTERS = {
 } as const;
 
 /**
- * The query text of one sort and open filter (a fixed set of texts, so each is a named statement
- * prepared once). Every filter is a parameter that may be null. The sort ends on id, so paging is
- * stable; `(organization_id, <sort column>, id)` indexes serve the order.
+ * The query text of one sort and open filter. Every filter is a parameter that may be null, so the
+ * statement is left unnamed: PostgreSQL then plans it with the values bound (a generic plan of a named
+ * one cannot tell which filters are null and scanned 100 000 rows). The sort ends on id, so paging is
+ * stable, and keeps PostgreSQL's default null order (nulls last ascending, first descending) so the
+ * `(organization_id, <sort column>, id)` indexes serve it in both directions.
  * $1 organization, $2 type, $3 status, $4 date from, $5 date to, $6 tsquery text, $7 limit, $8 offset.
  */
-function queryText(sortBy: string, ascending: boolean, openFilter: keyof typeof OPEN_FILTERS): string {
+export function documentQueryText(
+  sortBy: string,
+  ascending: boolean,
+  openFilter: keyof typeof OPEN_FILTERS,
+): string {
   const direction = ascending ? 'asc' : 'desc';
   return `select ${DOCUMENT_COLUMNS} from billing_documents
 where organization_id = $1
@@ -39,14 +44,14 @@ where organization_id = $1
   and ($3::text is null or status = $3)
   and ($4::date is null or document_date >= $4)
   and ($5::date is null or document_date <= $5)
-  and ($6::text is null or ${SEARCH_VECTOR} @@ to_tsquery('simple'::regconfig, $6))
+  and ($6::text is null or search_vector @@ to_tsquery('simple'::regconfig, $6))
   and ${OPEN_FILTERS[openFilter]}
-order by ${sortBy} ${direction} nulls last, id ${direction}
+order by billing_documents.${sortBy} ${direction}, billing_documents.id ${direction}
 limit $7 offset $8`;
 }
 
 /**
- * The words of a search as a prefix tsquery (`re:* & 2026:*`): letters and digits only, so nothing a
+ * The words of a search as a tsquery (`re & 2026 & 0001:*`): letters and digits only, so nothing a
  * caller types is tsquery syntax. Null when there is no word.
  */
 export function searchQuery(search: string | undefined): string | null {
@@ -55,7 +60,11 @@ export function searchQuery(search: string | undefined): string | null {
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0)
     .slice(0, 10);
-  return words.length === 0 ? null : words.map((word) => `${word}:*`).join(' & ');
+  // Only the last word is a prefix (search as you type): a short prefix such as `re:*` of every
+  // `RE-…` number would make the index read every document.
+  return words.length === 0
+    ? null
+    : words.map((word, i) => (i === words.length - 1 ? `${word}:*` : word)).join(' & ');
 }
 
 function documentQueryHandler(contract: CapabilityContract) {
@@ -67,7 +76,7 @@ function documentQueryHandler(contract: CapabilityContract) {
       const ascending = input.ascending ?? false;
       const openFilter = input.open_filter ?? 'all';
       const { rows } = await ctx.sql.query<BillingDocumentRow>(
-        queryText(sortBy, ascending, openFilter),
+        documentQueryText(sortBy, ascending, openFilter),
         [
           ctx.organizationId,
           input.document_type ?? null,
@@ -78,7 +87,6 @@ function documentQueryHandler(contract: CapabilityContract) {
           limit,
           offset,
         ],
-        { name: `billing.document.query.${sortBy}.${ascending ? 'asc' : 'desc'}.${openFilter}` },
       );
       return page(rows.map(documentRecord), limit, offset);
     },
