@@ -366,6 +366,58 @@ describe('quote to cash', () => {
   });
 });
 
+describe('settings and refusals', () => {
+  it('updates a profile keeping what is left out; a second profile cannot take its key', async () => {
+    const updated = await billing.run('billing.profile.save', {
+      id: profileId,
+      display_name: 'Acme GmbH (Berlin)',
+    });
+    expect(updated.profile).toMatchObject({
+      display_name: 'Acme GmbH (Berlin)',
+      issuer_vat_id: 'DE123456789',
+      is_default: true,
+      number_patterns: { invoice: 'RE-{YYYY}-{SEQ:5}', quote: 'QT-{YYYY}-{SEQ:5}' },
+    });
+    const clash = await refusal(
+      billing.run('billing.profile.save', {
+        display_name: 'Second',
+        profile_key: updated.profile.profile_key,
+      }),
+    );
+    expect(clash.code).toBe('conflict');
+  });
+
+  it('refuses an IBAN with wrong check digits, a due date before the document date and an unknown account', async () => {
+    const iban = await refusal(
+      billing.run('billing.bank_account.save', {
+        display_name: 'X',
+        account_holder: 'X',
+        iban: 'DE00370400440532013000',
+      }),
+    );
+    expect(iban.schemaPointer).toBe('/params/iban');
+    const lines = [{ item_name: 'X', quantity: 1, unit_price: 1 }];
+    const due = await refusal(
+      billing.run('billing.document.create_draft', {
+        document_type: 'invoice',
+        document_date: '2026-05-10',
+        due_date: '2026-05-09',
+        lines,
+      }),
+    );
+    expect(due.schemaPointer).toBe('/params/due_date');
+    const account = await refusal(
+      billing.run('billing.document.create_draft', {
+        document_type: 'invoice',
+        document_date: today,
+        account_id: '00000000-0000-4000-8000-000000000000',
+        lines,
+      }),
+    );
+    expect(account.schemaPointer).toBe('/params/account_id');
+  });
+});
+
 describe('numbers', () => {
   it('a finalize that rolls back gives its number back: the next one has no gap', async () => {
     const { run } = billing;

@@ -1,12 +1,20 @@
 import { createClient, type GatewayClient } from '@agw/client';
 import { createAdminClient } from '@agw/client/admin';
-import type { CapabilityId, CapabilityIO } from '@agw/contracts';
+import {
+  type CapabilityId,
+  type CapabilityIO,
+  createValidator,
+  findCapabilityContract,
+} from '@agw/contracts';
 import type { GatewayFixture } from './gateway.js';
+
+const validator = createValidator();
 
 /**
  * A typed SDK client of one installation that runs a capability to its result: a `pending_approval`
  * answer (risk `high`: bank accounts, payments, void) is approved by the operator through the admin
- * client and invoked again with the token, as an operator and an agent would.
+ * client and invoked again with the token, as an operator and an agent would. Every result is checked
+ * against the capability's output schema.
  */
 export function billingClient(gateway: GatewayFixture, apiKey: string) {
   const client: GatewayClient = createClient({ baseUrl: gateway.url, apiKey, maxRetries: 0 });
@@ -22,6 +30,10 @@ export function billingClient(gateway: GatewayFixture, apiKey: string) {
       answer = await client.invoke(id, params, { approvalToken: approval.approval_token });
     }
     if (answer.status !== 'succeeded') throw new Error(`${id} answered ${answer.status}`);
+    const contract = findCapabilityContract(id);
+    if (contract === undefined) throw new Error(`no contract ${id}`);
+    const verdict = validator.validate(contract.output_schema, (answer as { result: unknown }).result);
+    if (!verdict.valid) throw new Error(`${id} result breaks its output schema: ${JSON.stringify(verdict)}`);
     return (answer as { result: CapabilityIO[Id]['output'] }).result;
   }
   return { client, run };

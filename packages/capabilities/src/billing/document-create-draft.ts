@@ -83,6 +83,9 @@ export const billingCreateDraftHandler = defineCapabilityHandler<CreateDraftInpu
   contract: billingContract('billing.document.create_draft'),
   async handle(input, ctx) {
     const org = ctx.organizationId;
+    if (input.due_date != null && input.due_date < input.document_date) {
+      invalid('/params/due_date', `must not be before the document date ${input.document_date}`);
+    }
     const loadAccount = async (id: string | null | undefined, pointer: string) => {
       if (id == null) return undefined;
       const row = (await runStatement<AccountRow>(ctx.sql, selectAccount, [org, id])).rows[0];
