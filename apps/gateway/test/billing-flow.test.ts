@@ -509,4 +509,88 @@ describe('tenancy', () => {
     );
     expectEnvelope(raw.json, 'not_found');
   });
+
+  it('answers every billing capability that takes an id of another organization like a random id', async () => {
+    const invoice = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: '2026-01-02',
+      due_date: '2026-01-03',
+      account_id: customerId,
+      lines: [{ item_name: 'Owned', quantity: 1, unit_price: 10 }],
+    });
+    await billing.run('billing.document.finalize', { document_id: invoice.document_id });
+    await billing.run('billing.payment.record', { document_id: invoice.document_id, amount: 1 });
+    const item = await billing.run('billing.item.save', {
+      name: 'Owned item',
+      item_type: 'product',
+      unit_price: 1,
+    });
+    const intruder = billingClient(gateway, (await approvedInstallation(gateway, '10')).key);
+    const random = '00000000-0000-4000-8000-000000000001';
+    const attempts: [string, (id: string) => Promise<unknown>, string][] = [
+      [
+        'document.read',
+        (id) => intruder.run('billing.document.read', { document_id: id }),
+        invoice.document_id,
+      ],
+      [
+        'finalize',
+        (id) => intruder.run('billing.document.finalize', { document_id: id }),
+        invoice.document_id,
+      ],
+      ['void', (id) => intruder.run('billing.document.void', { document_id: id }), invoice.document_id],
+      [
+        'payment',
+        (id) => intruder.run('billing.payment.record', { document_id: id, amount: 1 }),
+        invoice.document_id,
+      ],
+      [
+        'convert',
+        (id) => intruder.run('billing.document.convert_order_to_invoice', { source_document_id: id }),
+        invoice.document_id,
+      ],
+      [
+        'reminder',
+        (id) => intruder.run('billing.reminder.create', { invoice_id: id, reminder_date: '2026-02-01' }),
+        invoice.document_id,
+      ],
+      ['account', (id) => intruder.run('billing.account.save', { id, name: 'Stolen' }), customerId],
+      ['profile', (id) => intruder.run('billing.profile.save', { id, display_name: 'Stolen' }), profileId],
+      [
+        'item',
+        (id) => intruder.run('billing.item.save', { id, name: 'Stolen', item_type: 'fee', unit_price: 0 }),
+        item.item.id,
+      ],
+      [
+        'draft for their account',
+        (id) =>
+          intruder.run('billing.document.create_draft', {
+            document_type: 'quote',
+            document_date: today,
+            account_id: id,
+            lines: [{ item_name: 'X', quantity: 1, unit_price: 1 }],
+          }),
+        customerId,
+      ],
+    ];
+    const masked = (error: GatewayError) => [
+      error.status,
+      error.code,
+      error.schemaPointer,
+      error.message.replace(/[0-9a-f-]{36}/g, '<id>'),
+    ];
+    for (const [name, attempt, owned] of attempts) {
+      const theirs = await refusal(attempt(owned));
+      const none = await refusal(attempt(random));
+      expect(masked(theirs), name).toEqual(masked(none));
+    }
+    expect(
+      (await intruder.run('billing.payment.list', { document_id: invoice.document_id })).records,
+    ).toEqual([]);
+    expect((await intruder.run('billing.reminder.list', {})).records).toEqual([]);
+    expect((await intruder.run('billing.account.search', {})).records).toEqual([]);
+    const after = await billing.run('billing.document.read', { document_id: invoice.document_id });
+    expect(after.document).toMatchObject({ status: 'partially_paid', balance: 9 });
+    expect(after.document.counterparty_name).not.toBe('Stolen');
+  });
 });
