@@ -125,6 +125,43 @@ For a capability with a cost: (1) describe it; (2) dry_run it and read estimated
 and proceed only when status is \`succeeded\` and result.allowed is true (the decision is under result,
 not at the top level); (4) invoke the capability with an idempotency key.
 
+## Quote to cash (billing)
+
+Keep a small business's books: customers, quotes, orders, invoices with exact EN 16931 totals, gap-free
+invoice numbers, payments and reminders. Scopes \`billing:read\` and \`billing:write\` (a new installation
+has both). Run the steps in this order; each line is the JSON body of one POST ${b}/mcp/invoke, e.g.
+
+  curl -sS -X POST ${b}/mcp/invoke -H 'Authorization: Bearer <installation_key.token>' \\
+    -H 'Content-Type: application/json' -d '<body>'
+
+Replace each \`<..._id>\` with the id the earlier step answered; use your own unique idempotency keys.
+Amounts are JSON numbers in the document's currency, computed exactly (VAT per rate group, half-up).
+
+1. Your issuer profile (its number patterns number your documents; \`{SEQ:5}\` is a 5-digit counter):
+   {"id":"billing.profile.save","params":{"display_name":"Example Ltd","issuer_name":"Example Ltd","issuer_country":"DE","issuer_vat_id":"DE123456789","number_patterns":{"invoice":"RE-{YYYY}-{SEQ:5}"}},"idempotency_key":"llms-billing-01-profile"}
+2. The customer; \`<account_id>\` is result.account.id:
+   {"id":"billing.account.save","params":{"name":"Muster GmbH","country_code":"DE","email":"ap@muster.example","payment_terms_days":14},"idempotency_key":"llms-billing-02-account"}
+3. A quote for them; \`<quote_id>\` is result.document_id (result.totals: 300.00 net, 57.00 VAT, 357.00):
+   {"id":"billing.document.create_draft","params":{"document_type":"quote","document_date":"2026-11-26","account_id":"<account_id>","title":"Website relaunch","lines":[{"item_name":"Consulting","quantity":2,"unit_price":150,"tax_percent":19}]},"idempotency_key":"llms-billing-03-quote"}
+4. Accepted: the quote becomes a sales order; \`<order_id>\` is result.document_id:
+   {"id":"billing.document.convert_quote_to_order","params":{"source_document_id":"<quote_id>"},"idempotency_key":"llms-billing-04-order"}
+5. Delivered: the order becomes a draft invoice; \`<invoice_id>\` is result.document_id:
+   {"id":"billing.document.convert_order_to_invoice","params":{"source_document_id":"<order_id>"},"idempotency_key":"llms-billing-05-invoice"}
+6. Issue it: finalize assigns the number (result.number, e.g. RE-2026-00001) and freezes it for good:
+   {"id":"billing.document.finalize","params":{"document_id":"<invoice_id>"},"idempotency_key":"llms-billing-06-finalize"}
+7. A payment arrives. payment.record is risk high: the first invoke answers \`pending_approval\`; once the
+   operator approved, invoke the same params again with "approval_token" (and a new idempotency key):
+   {"id":"billing.payment.record","params":{"document_id":"<invoice_id>","amount":100,"payment_method":"bank_transfer"},"idempotency_key":"llms-billing-07-payment"}
+8. The rest arrives (more than the balance is refused, naming it); the invoice is then \`paid\`:
+   {"id":"billing.payment.record","params":{"document_id":"<invoice_id>","amount":257},"idempotency_key":"llms-billing-08-payment"}
+9. Check: status \`paid\`, balance 0, both payments:
+   {"id":"billing.document.read","params":{"document_id":"<invoice_id>"}}
+
+What is still open: {"id":"billing.document.list","params":{"open_filter":"open","sort_by":"document_date"}}.
+An overdue open invoice gets the next reminder level with billing.reminder.create. A mistake on an
+issued invoice is corrected with a credit_note (create_draft with corrects_document_id, then finalize);
+billing.document.void of an issued invoice needs an operator's approval.
+
 ## Errors
 
 Every error is one JSON envelope, nothing else at the top level:

@@ -1,3 +1,13 @@
+export { documentQueryText, searchQuery } from './billing/document-query.js';
+export { billingDomain, billingHandlers } from './billing/index.js';
+export { readDocument } from './billing/read-document.js';
+export type {
+  BillingDocumentRow,
+  BillingLineRow,
+  BillingPaymentRow,
+  StoredBillingDocument,
+} from './billing/records.js';
+export { computeTotals, deriveTaxTreatment, type Totals, type TotalsInput } from './billing/totals.js';
 export { calendarDomain } from './calendar/index.js';
 export { computeSlots, type Slot, type SlotQuery } from './calendar/slots.js';
 export { coreDomain } from './core/index.js';

@@ -1,3 +1,4 @@
+import { billingDomain } from './billing/index.js';
 import { calendarDomain } from './calendar/index.js';
 import { coreDomain } from './core/index.js';
 import type { CapabilityHandler } from './define.js';
@@ -10,9 +11,10 @@ import { walletDomain } from './wallet/index.js';
  * adding a domain is one line in this list.
  */
 export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
+  billingDomain,
+  calendarDomain,
   coreDomain,
   documentsDomain,
-  calendarDomain,
   walletDomain,
 ]);
 

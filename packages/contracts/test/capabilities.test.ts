@@ -48,6 +48,13 @@ const SPEC_IDS = [
   'core.org.current.get',
   'documents.document.upload',
   'wallet.agent_budget.guard.check',
+  // Beyond the spec: what quote to cash needs (issue 14, docs/decisions.md "billing").
+  'billing.account.save',
+  'billing.account.search',
+  'billing.item.save',
+  'billing.document.finalize',
+  'billing.document.void',
+  'billing.reminder.create',
 ];
 
 describe('capability contracts', () => {

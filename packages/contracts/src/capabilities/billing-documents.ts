@@ -73,6 +73,16 @@ export const billingConvertOrderToInvoice = convertCapability(
   ['billing', 'document', 'convert', 'sales_order', 'invoice'],
 );
 
+/** How a document is taxed (the EN 16931 VAT category follows from it). */
+export const TAX_TREATMENTS = [
+  'domestic',
+  'zero_rated',
+  'exempt',
+  'reverse_charge',
+  'intra_community_supply',
+  'export',
+] as const;
+
 const DraftLine = () =>
   Input({
     item_name: DisplayText(1, 500),
@@ -125,6 +135,21 @@ export const billingCreateDraft = defineCapability({
     ),
     currency: Type.Optional(Currency()),
     shipping_address: Type.Optional(FreeObject()),
+    // Beyond the spec (issue 14): the tax treatment (derived from issuer and buyer when left out),
+    // document-level discounts (EN 16931 BG-20, each on one VAT rate) and the invoice a credit note
+    // corrects.
+    tax_treatment: Type.Optional(OneOf(TAX_TREATMENTS)),
+    document_discounts: Type.Optional(
+      Type.Array(
+        Input({
+          amount: MoneyAmount({ positive: true }),
+          tax_percent: Type.Optional(Percent()),
+          reason: Type.Optional(NullableText1000()),
+        }),
+        { maxItems: 20 },
+      ),
+    ),
+    corrects_document_id: Type.Optional(Nullable(Uuid())),
   }),
   output_schema: Output({
     document_id: Uuid(),

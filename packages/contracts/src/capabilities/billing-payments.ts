@@ -1,14 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MoneyAmount } from '../schemas/numbers.js';
-import {
-  Closed,
-  Currency,
-  DateString,
-  FreeObject,
-  Nullable,
-  Timestamp,
-  Uuid,
-} from '../schemas/primitives.js';
+import { Closed, Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import {
   DocumentPaymentStatus,
   DocumentStatus,
@@ -16,6 +8,7 @@ import {
   PaymentRecord,
   PaymentStatus,
   ReminderLevel,
+  ReminderRecord,
   ReminderStatus,
 } from './billing-records.js';
 import { Input, NullableString, NullableText1000, Output, Page, PagingQuery } from './common.js';
@@ -129,29 +122,7 @@ export const billingReminderList = defineCapability({
     reminder_level: Type.Optional(ReminderLevel()),
     ...PagingQuery(),
   }),
-  output_schema: Page(
-    Output({
-      id: Uuid(),
-      invoice_id: Uuid(),
-      account_id: Nullable(Uuid()),
-      reminder_level: ReminderLevel(),
-      status: ReminderStatus(),
-      reminder_date: DateString(),
-      currency: Currency(),
-      sent_channel: NullableString(),
-      sent_at: Nullable(Timestamp()),
-      subject: NullableString(),
-      created_at: Timestamp(),
-      due_date_at_reminder: Type.Optional(Nullable(DateString())),
-      invoice_balance_at_reminder: Type.Optional(Nullable(Type.Number())),
-      fee_amount: Type.Optional(Nullable(Type.Number())),
-      interest_amount: Type.Optional(Nullable(Type.Number())),
-      body_snapshot: Type.Optional(NullableString()),
-      external_source_1: Type.Optional(NullableString()),
-      invoice: Type.Optional(Nullable(FreeObject())),
-      account: Type.Optional(Nullable(FreeObject())),
-    }),
-  ),
+  output_schema: Page(ReminderRecord()),
 });
 
 /** Billing item, payment and reminder capabilities. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Currency, DateString, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { NullableString, OneOf, Output } from './common.js';
 
 /** Shared billing enums and records (inlined into each capability schema, never referenced by `$ref`). */
@@ -134,4 +134,28 @@ export const PaymentRecord = () =>
     notes: NullableString(),
     account_id: Type.Optional(Nullable(Uuid())),
     created_at: Type.Optional(Timestamp()),
+  });
+
+/** A payment reminder as listed and created. */
+export const ReminderRecord = () =>
+  Output({
+    id: Uuid(),
+    invoice_id: Uuid(),
+    account_id: Nullable(Uuid()),
+    reminder_level: ReminderLevel(),
+    status: ReminderStatus(),
+    reminder_date: DateString(),
+    currency: Currency(),
+    sent_channel: NullableString(),
+    sent_at: Nullable(Timestamp()),
+    subject: NullableString(),
+    created_at: Timestamp(),
+    due_date_at_reminder: Type.Optional(Nullable(DateString())),
+    invoice_balance_at_reminder: Type.Optional(Nullable(Type.Number())),
+    fee_amount: Type.Optional(Nullable(Type.Number())),
+    interest_amount: Type.Optional(Nullable(Type.Number())),
+    body_snapshot: Type.Optional(NullableString()),
+    external_source_1: Type.Optional(NullableString()),
+    invoice: Type.Optional(Nullable(FreeObject())),
+    account: Type.Optional(Nullable(FreeObject())),
   });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
-import { Currency, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Closed, Currency, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { Input, NullableText1000, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
@@ -85,6 +85,25 @@ const PROFILE_TEXTS = [
   'payment_terms',
 ] as const;
 
+/**
+ * Number patterns per document type (beyond the spec): `{YYYY}`, `{YY}`, `{MM}` and one `{SEQ}` or
+ * `{SEQ:n}` (zero-padded to n digits), e.g. `RE-{YYYY}-{SEQ:5}`. The sequence restarts every year.
+ */
+export const NUMBER_PATTERN =
+  '^[A-Za-z0-9/_.#-]*(\\{(YYYY|YY|MM)\\}[A-Za-z0-9/_.#-]*)*\\{SEQ(:[1-9])?\\}[A-Za-z0-9/_.#-]*(\\{(YYYY|YY|MM)\\}[A-Za-z0-9/_.#-]*)*$';
+const NumberPattern = () => Type.Optional(Type.String({ maxLength: 60, pattern: NUMBER_PATTERN }));
+const NumberPatterns = () =>
+  Type.Object(
+    {
+      quote: NumberPattern(),
+      sales_order: NumberPattern(),
+      invoice: NumberPattern(),
+      credit_note: NumberPattern(),
+      self_billing_invoice: NumberPattern(),
+    },
+    Closed,
+  );
+
 /** billing.profile.save. */
 export const billingProfileSave = defineCapability({
   id: 'billing.profile.save',
@@ -112,6 +131,7 @@ export const billingProfileSave = defineCapability({
     currency: Type.Optional(Currency()),
     layout_config: Type.Optional(FreeObject()),
     data: Type.Optional(FreeObject()),
+    number_patterns: Type.Optional(NumberPatterns()),
   }),
   output_schema: Output({
     profile: Output({
@@ -127,6 +147,7 @@ export const billingProfileSave = defineCapability({
       legal_footer_lines: Type.Array(Type.String()),
       layout_config: FreeObject(),
       data: FreeObject(),
+      number_patterns: Type.Optional(NumberPatterns()),
       ...optionalTexts(PROFILE_TEXTS),
       created_at: Type.Optional(Timestamp()),
       updated_at: Type.Optional(Timestamp()),

@@ -2,6 +2,7 @@ import { analyticsCapabilities } from './analytics.js';
 import { assistCapabilities } from './assist.js';
 import { billingDocumentCapabilities } from './billing-documents.js';
 import { billingExportCapabilities } from './billing-exports.js';
+import { billingOperationCapabilities } from './billing-operations.js';
 import { billingPaymentCapabilities } from './billing-payments.js';
 import { billingSettingsCapabilities } from './billing-settings.js';
 import { calendarCapabilities } from './calendar.js';
@@ -15,6 +16,7 @@ const all = [
   ...billingSettingsCapabilities,
   ...billingDocumentCapabilities,
   ...billingExportCapabilities,
+  ...billingOperationCapabilities,
   ...billingPaymentCapabilities,
   ...calendarCapabilities,
   ...calendarLinkCapabilities,

@@ -1,0 +1,40 @@
+import { createClient, type GatewayClient } from '@agw/client';
+import { createAdminClient } from '@agw/client/admin';
+import {
+  type CapabilityId,
+  type CapabilityIO,
+  createValidator,
+  findCapabilityContract,
+} from '@agw/contracts';
+import type { GatewayFixture } from './gateway.js';
+
+const validator = createValidator();
+
+/**
+ * A typed SDK client of one installation that runs a capability to its result: a `pending_approval`
+ * answer (risk `high`: bank accounts, payments, void) is approved by the operator through the admin
+ * client and invoked again with the token, as an operator and an agent would. Every result is checked
+ * against the capability's output schema.
+ */
+export function billingClient(gateway: GatewayFixture, apiKey: string) {
+  const client: GatewayClient = createClient({ baseUrl: gateway.url, apiKey, maxRetries: 0 });
+  const admin = createAdminClient({ baseUrl: gateway.url, operatorKey: gateway.operatorKey });
+  async function run<Id extends CapabilityId>(
+    id: Id,
+    params: CapabilityIO[Id]['input'],
+  ): Promise<CapabilityIO[Id]['output']> {
+    let answer = await client.invoke(id, params);
+    if (answer.status === 'pending_approval') {
+      const approval = answer.approval as { approval_id: string; approval_token: string };
+      await admin.approveApproval(approval.approval_id);
+      answer = await client.invoke(id, params, { approvalToken: approval.approval_token });
+    }
+    if (answer.status !== 'succeeded') throw new Error(`${id} answered ${answer.status}`);
+    const contract = findCapabilityContract(id);
+    if (contract === undefined) throw new Error(`no contract ${id}`);
+    const verdict = validator.validate(contract.output_schema, (answer as { result: unknown }).result);
+    if (!verdict.valid) throw new Error(`${id} result breaks its output schema: ${JSON.stringify(verdict)}`);
+    return (answer as { result: CapabilityIO[Id]['output'] }).result;
+  }
+  return { client, run };
+}

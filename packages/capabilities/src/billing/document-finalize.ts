@@ -1,0 +1,147 @@
+import { defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
+import { billingContract, conflict, documentRecord, iso, notFound, PAYABLE_TYPES } from './common.js';
+import { issuerSnapshot } from './draft.js';
+import { formatAmount, money } from './money.js';
+import { counterYear, DEFAULT_NUMBER_PATTERNS, formatNumber } from './numbering.js';
+import type { BankAccountSnapshot, BillingDocumentRow } from './records.js';
+import { issueDocument, nextNumber, selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
+import {
+  type BankAccountRow,
+  type ProfileRow,
+  selectBankAccount,
+  selectDefaultBankAccount,
+  selectProfile,
+} from './sql-settings.js';
+
+function bankSnapshot(row: BankAccountRow | undefined): BankAccountSnapshot | null {
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    display_name: row.display_name,
+    account_holder: row.account_holder,
+    iban: row.iban,
+    bic: row.bic,
+    bank_name: row.bank_name,
+    payment_reference_template: row.payment_reference_template,
+    creditor_identifier: row.creditor_identifier,
+  };
+}
+
+/**
+ * A finalized credit note that corrects an invoice settles against it: the invoice's balance goes down
+ * by the credit note's total (refused when that exceeds the balance: paid money is refunded outside),
+ * and an invoice credited in full without payments becomes `void`, one partly paid and credited for the
+ * rest `paid`. The credit note itself is then `closed` with nothing due.
+ */
+async function settleCredit(
+  sql: Parameters<typeof runStatement>[0],
+  org: string,
+  credit: BillingDocumentRow,
+  now: Date,
+): Promise<void> {
+  if (credit.corrects_document_id === null) return;
+  const invoice = (
+    await runStatement<BillingDocumentRow>(sql, selectDocumentForUpdate, [org, credit.corrects_document_id])
+  ).rows[0];
+  if (invoice === undefined) notFound('document', credit.corrects_document_id);
+  if (!['open', 'partially_paid'].includes(invoice.status)) {
+    conflict(
+      `The corrected invoice ${invoice.number} is ${invoice.status}; a credit note settles an open balance.`,
+    );
+  }
+  const balance = money(invoice.balance).minus(money(credit.total));
+  if (balance.isNegative()) {
+    conflict(
+      `The credit note total ${formatAmount(credit.total, credit.currency)} exceeds the open balance ${formatAmount(invoice.balance, invoice.currency)} ${invoice.currency} of invoice ${invoice.number}.`,
+    );
+  }
+  const credited = money(invoice.credited_total).plus(money(credit.total));
+  const paid = money(invoice.paid_total);
+  let status = invoice.status;
+  let paymentStatus = invoice.payment_status;
+  if (balance.isZero()) {
+    [status, paymentStatus] = paid.isZero() ? ['void', 'not_applicable'] : ['paid', 'paid'];
+  }
+  await runStatement(sql, updateDocumentMoney, [
+    org,
+    invoice.id,
+    status,
+    paymentStatus,
+    paid.toFixed(),
+    credited.toFixed(),
+    balance.toFixed(),
+    balance.isZero() && !paid.isZero() ? now : invoice.paid_at,
+    now,
+  ]);
+}
+
+/**
+ * `billing.document.finalize`: issues a draft. The number comes from the counter row of its pattern
+ * and year, taken with an upsert that locks the row until this transaction ends: concurrent finalizes
+ * queue on it and a rolled-back one returns its number, so numbers are unique and gap-free. The issuer
+ * and bank account are copied from the profile now and, with lines and totals, never change again.
+ */
+export const billingDocumentFinalizeHandler = defineCapabilityHandler<{ document_id: string }, unknown>({
+  contract: billingContract('billing.document.finalize'),
+  async handle(input, ctx) {
+    const org = ctx.organizationId;
+    const document = (
+      await runStatement<BillingDocumentRow>(ctx.sql, selectDocumentForUpdate, [org, input.document_id])
+    ).rows[0];
+    if (document === undefined) notFound('document', input.document_id);
+    if (document.status !== 'draft') {
+      conflict(
+        `Document ${document.id} is already ${document.status}${document.number ? ` as ${document.number}` : ''}; only a draft is finalized.`,
+      );
+    }
+    const profile =
+      document.profile_id === null
+        ? undefined
+        : (await runStatement<ProfileRow>(ctx.sql, selectProfile, [org, document.profile_id])).rows[0];
+    const bank =
+      profile?.default_bank_account_id != null
+        ? (
+            await runStatement<BankAccountRow>(ctx.sql, selectBankAccount, [
+              org,
+              profile.default_bank_account_id,
+            ])
+          ).rows[0]
+        : (await runStatement<BankAccountRow>(ctx.sql, selectDefaultBankAccount, [org])).rows[0];
+
+    const pattern =
+      profile?.number_patterns[document.document_type] ??
+      (DEFAULT_NUMBER_PATTERNS[document.document_type] as string);
+    const year = counterYear(pattern, document.document_date);
+    const { rows } = await runStatement<{ last_value: string }>(ctx.sql, nextNumber, [
+      org,
+      pattern,
+      document.document_type,
+      year,
+    ]);
+    const sequence = (rows[0] as { last_value: string }).last_value;
+    const number = formatNumber(pattern, document.document_date, sequence);
+
+    const payable = PAYABLE_TYPES.includes(document.document_type);
+    const settlesInvoice = document.document_type === 'credit_note' && document.corrects_document_id !== null;
+    const status = settlesInvoice ? 'closed' : 'open';
+    const paymentStatus = payable ? 'unpaid' : 'not_applicable';
+    const balance = settlesInvoice ? '0' : document.total;
+    const issued = (
+      await runStatement<BillingDocumentRow>(ctx.sql, issueDocument, [
+        org,
+        document.id,
+        number,
+        sequence,
+        status,
+        paymentStatus,
+        JSON.stringify(profile === undefined ? document.issuer : issuerSnapshot(profile)),
+        JSON.stringify(bankSnapshot(bank)),
+        balance,
+        ctx.now,
+      ])
+    ).rows[0] as BillingDocumentRow;
+    if (settlesInvoice) await settleCredit(ctx.sql, org, issued, ctx.now);
+    return { document: documentRecord(issued), number, issued_at: iso(ctx.now) as string };
+  },
+});

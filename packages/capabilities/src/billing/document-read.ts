@@ -1,0 +1,17 @@
+import { defineCapabilityHandler } from '../define.js';
+import { billingContract, documentRecord, lineRecord, notFound, paymentRecord } from './common.js';
+import { readDocument } from './read-document.js';
+
+/** `billing.document.read`: one document with its lines and payments; another organization's is missing. */
+export const billingDocumentReadHandler = defineCapabilityHandler<{ document_id: string }, unknown>({
+  contract: billingContract('billing.document.read'),
+  async handle(input, ctx) {
+    const stored = await readDocument(ctx.sql, ctx.organizationId, input.document_id);
+    if (stored === undefined) notFound('document', input.document_id);
+    return {
+      document: documentRecord(stored.document),
+      lines: stored.lines.map(lineRecord),
+      payments: stored.payments.map(paymentRecord),
+    };
+  },
+});

@@ -1,0 +1,54 @@
+import type { CapabilityHandler } from '../define.js';
+import type { CapabilityDomain } from '../domain.js';
+import { billingAccountSaveHandler } from './account-save.js';
+import { billingAccountSearchHandler } from './account-search.js';
+import { billingBankAccountSaveHandler } from './bank-account-save.js';
+import {
+  billingConvertOrderToInvoiceHandler,
+  billingConvertQuoteToOrderHandler,
+} from './document-convert.js';
+import { billingCreateDraftHandler } from './document-create-draft.js';
+import { billingDocumentFinalizeHandler } from './document-finalize.js';
+import { billingDocumentListHandler, billingDocumentSearchHandler } from './document-query.js';
+import { billingDocumentReadHandler } from './document-read.js';
+import { billingDocumentVoidHandler } from './document-void.js';
+import { billingItemSaveHandler } from './item-save.js';
+import { billingItemSearchHandler } from './item-search.js';
+import { billingMigrations } from './migrations.js';
+import { billingPaymentListHandler } from './payment-list.js';
+import { billingPaymentRecordHandler } from './payment-record.js';
+import { billingProfileSaveHandler } from './profile-save.js';
+import { billingReminderCreateHandler } from './reminder-create.js';
+import { billingReminderListHandler } from './reminder-list.js';
+
+/**
+ * Every billing handler, quote to cash. The einvoice outputs (`outputs/`: pdf, xrechnung, facturx)
+ * add theirs at the end of this list.
+ */
+export const billingHandlers: readonly CapabilityHandler<never>[] = [
+  billingProfileSaveHandler,
+  billingBankAccountSaveHandler,
+  billingAccountSaveHandler,
+  billingAccountSearchHandler,
+  billingItemSaveHandler,
+  billingItemSearchHandler,
+  billingCreateDraftHandler,
+  billingDocumentReadHandler,
+  billingDocumentListHandler,
+  billingDocumentSearchHandler,
+  billingConvertQuoteToOrderHandler,
+  billingConvertOrderToInvoiceHandler,
+  billingDocumentFinalizeHandler,
+  billingDocumentVoidHandler,
+  billingPaymentRecordHandler,
+  billingPaymentListHandler,
+  billingReminderCreateHandler,
+  billingReminderListHandler,
+] as readonly CapabilityHandler<never>[];
+
+/** `billing`: quote to cash — accounts, items, documents with EN 16931 totals, numbers, payments, reminders. */
+export const billingDomain: CapabilityDomain = {
+  name: 'billing',
+  handlers: billingHandlers,
+  migrations: billingMigrations,
+};

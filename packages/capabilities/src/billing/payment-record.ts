@@ -1,0 +1,104 @@
+import { defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
+import {
+  billingContract,
+  conflict,
+  invalid,
+  iso,
+  notFound,
+  PAYABLE_TYPES,
+  paymentRecord,
+  utcDate,
+} from './common.js';
+import { minorUnits, money, requireMinorUnits, toNumber } from './money.js';
+import type { BillingDocumentRow, BillingPaymentRow } from './records.js';
+import { selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
+import { insertPayment, markRemindersPaid } from './sql-payments.js';
+
+export interface PaymentRecordInput {
+  document_id: string;
+  amount: number;
+  payment_date?: string;
+  payment_method?: string;
+  reference?: string | null;
+  notes?: string | null;
+}
+
+/**
+ * `billing.payment.record`: a payment against an issued invoice. The document row is locked first, so
+ * concurrent payments on one invoice apply one after the other and none is lost. open → partially_paid
+ * → paid (`paid_at` set when the balance reaches 0). An amount above the balance is refused naming the
+ * balance (no credit is kept: record the balance, refund the rest outside); a draft, void, cancelled
+ * or paid document takes no payment.
+ */
+export const billingPaymentRecordHandler = defineCapabilityHandler<PaymentRecordInput, unknown>({
+  contract: billingContract('billing.payment.record'),
+  async handle(input, ctx) {
+    const org = ctx.organizationId;
+    const document = (
+      await runStatement<BillingDocumentRow>(ctx.sql, selectDocumentForUpdate, [org, input.document_id])
+    ).rows[0];
+    if (document === undefined) notFound('document', input.document_id);
+    if (!PAYABLE_TYPES.includes(document.document_type)) {
+      conflict(`A ${document.document_type} takes no payments; record them on its invoice.`);
+    }
+    if (document.status === 'draft')
+      conflict(`Document ${document.id} is a draft; finalize it before recording payments.`);
+    if (!['open', 'partially_paid'].includes(document.status)) {
+      conflict(`Invoice ${document.number} is ${document.status} and takes no payments.`);
+    }
+    const amount = requireMinorUnits(input.amount, document.currency, '/params/amount');
+    const balance = money(document.balance);
+    if (amount.greaterThan(balance)) {
+      invalid(
+        '/params/amount',
+        `exceeds the open balance of ${balance.toFixed(minorUnits(document.currency))} ${document.currency} on invoice ${document.number}`,
+      );
+    }
+    const nextBalance = balance.minus(amount);
+    const paidTotal = money(document.paid_total).plus(amount);
+    const paid = nextBalance.isZero();
+    const paidAt = paid ? ctx.now : null;
+    const payment = (
+      await runStatement<BillingPaymentRow>(ctx.sql, insertPayment, [
+        ctx.ids.uuid(),
+        org,
+        document.id,
+        document.account_id,
+        amount.toFixed(),
+        document.currency,
+        input.payment_date ?? utcDate(ctx.now),
+        input.payment_method ?? null,
+        input.reference ?? null,
+        input.notes ?? null,
+        ctx.now,
+      ])
+    ).rows[0] as BillingPaymentRow;
+    const updated = (
+      await runStatement<BillingDocumentRow>(ctx.sql, updateDocumentMoney, [
+        org,
+        document.id,
+        paid ? 'paid' : 'partially_paid',
+        paid ? 'paid' : 'partial',
+        paidTotal.toFixed(),
+        document.credited_total,
+        nextBalance.toFixed(),
+        paidAt,
+        ctx.now,
+      ])
+    ).rows[0] as BillingDocumentRow;
+    if (paid) await runStatement(ctx.sql, markRemindersPaid, [org, document.id]);
+    return {
+      payment: paymentRecord(payment),
+      document: {
+        id: updated.id,
+        status: updated.status,
+        payment_status: updated.payment_status,
+        balance: toNumber(updated.balance),
+        paid_at: iso(updated.paid_at),
+      },
+      paid_total: toNumber(paidTotal),
+      next_balance: toNumber(nextBalance),
+    };
+  },
+});

@@ -1,0 +1,104 @@
+import { defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
+import { billingContract, conflict, notFound, utcDate } from './common.js';
+import { formatAmount, requireMinorUnits } from './money.js';
+import type { BillingDocumentRow } from './records.js';
+import { reminderRecord } from './reminder-list.js';
+import { selectDocumentForUpdate } from './sql.js';
+import { countReminders, insertReminder, type ReminderRow, selectReminder } from './sql-payments.js';
+
+export const REMINDER_LEVELS = [
+  'payment_reminder',
+  'first_reminder',
+  'second_reminder',
+  'final_notice',
+] as const;
+
+const SUBJECTS: Record<(typeof REMINDER_LEVELS)[number], string> = {
+  payment_reminder: 'Payment reminder',
+  first_reminder: 'First reminder',
+  second_reminder: 'Second reminder',
+  final_notice: 'Final notice',
+};
+
+export interface ReminderCreateInput {
+  invoice_id: string;
+  reminder_date?: string;
+  fee_amount?: number;
+  interest_amount?: number;
+  subject?: string | null;
+  body?: string | null;
+}
+
+/**
+ * `billing.reminder.create`: the next reminder level for an issued invoice that is open and overdue on
+ * the reminder date (due date before it; an invoice without one is due on its date). Fee and interest
+ * are stated on the reminder; the frozen invoice is not changed. Refused for drafts, paid or void
+ * invoices, invoices not yet due and after the final notice. Created as `draft`: sending is the
+ * caller's (or a later mail step's) job.
+ */
+export const billingReminderCreateHandler = defineCapabilityHandler<ReminderCreateInput, unknown>({
+  contract: billingContract('billing.reminder.create'),
+  async handle(input, ctx) {
+    const org = ctx.organizationId;
+    const invoice = (
+      await runStatement<BillingDocumentRow>(ctx.sql, selectDocumentForUpdate, [org, input.invoice_id])
+    ).rows[0];
+    if (invoice === undefined || invoice.document_type !== 'invoice') notFound('invoice', input.invoice_id);
+    if (!['open', 'partially_paid'].includes(invoice.status)) {
+      conflict(
+        `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}; only an open, overdue invoice is reminded.`,
+      );
+    }
+    const reminderDate = input.reminder_date ?? utcDate(ctx.now);
+    const dueDate = invoice.due_date ?? invoice.document_date;
+    if (!(dueDate < reminderDate)) {
+      conflict(`Invoice ${invoice.number} is not overdue on ${reminderDate}: it is due ${dueDate}.`);
+    }
+    const last =
+      (await runStatement<{ last: number }>(ctx.sql, countReminders, [org, invoice.id])).rows[0]?.last ?? -1;
+    const levelIndex = last + 1;
+    const level = REMINDER_LEVELS[levelIndex];
+    if (level === undefined) conflict(`Invoice ${invoice.number} already had its final notice.`);
+    const fee =
+      input.fee_amount === undefined
+        ? null
+        : requireMinorUnits(input.fee_amount, invoice.currency, '/params/fee_amount');
+    const interest =
+      input.interest_amount === undefined
+        ? null
+        : requireMinorUnits(input.interest_amount, invoice.currency, '/params/interest_amount');
+    const balance = formatAmount(invoice.balance, invoice.currency);
+    const subject = input.subject ?? `${SUBJECTS[level]}: invoice ${invoice.number}`;
+    const extras = [
+      fee === null ? null : `a reminder fee of ${formatAmount(fee, invoice.currency)} ${invoice.currency}`,
+      interest === null
+        ? null
+        : `interest of ${formatAmount(interest, invoice.currency)} ${invoice.currency}`,
+    ].filter((text) => text !== null);
+    const body =
+      input.body ??
+      `Invoice ${invoice.number} of ${invoice.document_date} was due on ${dueDate}. ` +
+        `${balance} ${invoice.currency} are still open${extras.length > 0 ? `, plus ${extras.join(' and ')}` : ''}.`;
+    const id = ctx.ids.uuid();
+    await runStatement(ctx.sql, insertReminder, [
+      id,
+      org,
+      invoice.id,
+      invoice.account_id,
+      level,
+      levelIndex,
+      reminderDate,
+      invoice.currency,
+      dueDate,
+      invoice.balance,
+      fee?.toFixed() ?? null,
+      interest?.toFixed() ?? null,
+      subject,
+      body,
+      ctx.now,
+    ]);
+    const row = (await runStatement<ReminderRow>(ctx.sql, selectReminder, [org, id])).rows[0] as ReminderRow;
+    return { reminder: reminderRecord(row) };
+  },
+});
