@@ -147,8 +147,24 @@ describe('registry', () => {
 
   it('holds exactly the handled capabilities and finds them by id and version', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
-      'core.org.current.get',
-      'documents.document.upload',
+      'billing.profile.save',
+      'billing.bank_account.save',
+      'billing.account.save',
+      'billing.account.search',
+      'billing.item.save',
+      'billing.item.search',
+      'billing.document.create_draft',
+      'billing.document.read',
+      'billing.document.list',
+      'billing.document.search',
+      'billing.document.convert_quote_to_order',
+      'billing.document.convert_order_to_invoice',
+      'billing.document.finalize',
+      'billing.document.void',
+      'billing.payment.record',
+      'billing.payment.list',
+      'billing.reminder.create',
+      'billing.reminder.list',
       'calendar.calendar.manage',
       'calendar.availability.manage',
       'calendar.event_type.manage',
@@ -156,6 +172,8 @@ describe('registry', () => {
       'calendar.booking_link.manage',
       'calendar.booking_link.issue_secret',
       'calendar.booking.manage',
+      'core.org.current.get',
+      'documents.document.upload',
       'wallet.agent_budget.guard.check',
     ]);
     expect(findCapabilityHandler('core.org.current.get', '1.0.0')).toBe(coreOrgCurrentGetHandler);
