@@ -15,9 +15,32 @@ export interface DomainMigration {
 }
 
 /**
+ * The migration that puts each of `tables` (each with an `organization_id` column) under row-level
+ * security for the runtime role: the role gets the DML and sees, changes and inserts only rows of the
+ * organization its transaction is set to. Every domain table carries this policy.
+ */
+export function tenantRowLevelSecurity(name: string, tables: readonly string[]): DomainMigration {
+  return {
+    name,
+    up: tables.flatMap((table) => [
+      `grant select, insert, update, delete on ${table} to agw_runtime`,
+      `alter table ${table} enable row level security`,
+      `create policy ${table}_tenant on ${table} to agw_runtime
+  using (organization_id = agw_current_organization())
+  with check (organization_id = agw_current_organization())`,
+    ]),
+    down: tables.flatMap((table) => [
+      `drop policy ${table}_tenant on ${table}`,
+      `alter table ${table} disable row level security`,
+      `revoke select, insert, update, delete on ${table} from agw_runtime`,
+    ]),
+  };
+}
+
+/**
  * A domain: its handlers and the migrations of its tables. A domain table carries `organization_id`
  * under row-level security for the runtime role `agw_runtime`, with the policy
- * `organization_id = agw_current_organization()` (see `documents/migrations.ts`), and grants that role
+ * `organization_id = agw_current_organization()` (`tenantRowLevelSecurity` writes that migration), and grants that role
  * the DML its handlers need: handlers run as that role with the tenant set per transaction.
  *
  * A domain that serves people or programs without an installation key (a booking page, an event

@@ -1,4 +1,4 @@
-import type { DomainMigration } from '../domain.js';
+import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
 
 /**
  * The billing domain's tables. Money is `numeric(20,6)` (the contracts' MoneyAmount bound and 6
@@ -269,21 +269,10 @@ export const createBillingTables: DomainMigration = {
 };
 
 /** Row-level security on every billing table, exactly as `documents` does it. */
-export const billingRowLevelSecurity: DomainMigration = {
-  name: '20261126100100_billing_row_level_security',
-  up: TABLES.flatMap((table) => [
-    `grant select, insert, update, delete on ${table} to agw_runtime`,
-    `alter table ${table} enable row level security`,
-    `create policy ${table}_tenant on ${table} to agw_runtime
-  using (organization_id = agw_current_organization())
-  with check (organization_id = agw_current_organization())`,
-  ]),
-  down: TABLES.flatMap((table) => [
-    `drop policy ${table}_tenant on ${table}`,
-    `alter table ${table} disable row level security`,
-    `revoke select, insert, update, delete on ${table} from agw_runtime`,
-  ]),
-};
+export const billingRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
+  '20261126100100_billing_row_level_security',
+  TABLES,
+);
 
 /** The billing domain's migrations, oldest first. */
 export const billingMigrations: readonly DomainMigration[] = [createBillingTables, billingRowLevelSecurity];

@@ -1,4 +1,4 @@
-import type { DomainMigration } from '../domain.js';
+import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
 
 const TABLES = [
   'calendar_calendars',
@@ -167,21 +167,10 @@ export const createCalendarTables: DomainMigration = {
 };
 
 /** The runtime role reads and writes its own organization's calendar rows, and no other's. */
-export const calendarRowLevelSecurity: DomainMigration = {
-  name: '20261126300100_calendar_row_level_security',
-  up: TABLES.flatMap((table) => [
-    `grant select, insert, update, delete on ${table} to agw_runtime`,
-    `alter table ${table} enable row level security`,
-    `create policy ${table}_tenant on ${table} to agw_runtime
-  using (organization_id = agw_current_organization())
-  with check (organization_id = agw_current_organization())`,
-  ]),
-  down: TABLES.flatMap((table) => [
-    `drop policy ${table}_tenant on ${table}`,
-    `alter table ${table} disable row level security`,
-    `revoke select, insert, update, delete on ${table} from agw_runtime`,
-  ]),
-};
+export const calendarRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
+  '20261126300100_calendar_row_level_security',
+  TABLES,
+);
 
 /** The calendar domain's migrations, oldest first. */
 export const calendarMigrations: readonly DomainMigration[] = [

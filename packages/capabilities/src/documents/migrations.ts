@@ -1,4 +1,4 @@
-import type { DomainMigration } from '../domain.js';
+import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
 
 /**
  * Documents uploaded through `documents.document.upload`, content in the row (bytea, at most 10 MiB;
@@ -44,21 +44,10 @@ export const createDocuments: DomainMigration = {
  * reads and writes documents of the organization its transaction is set to, and no other: a handler
  * whose query forgets `where organization_id = …` still sees only its own rows.
  */
-export const documentsRowLevelSecurity: DomainMigration = {
-  name: '20261125010000_documents_row_level_security',
-  up: [
-    'grant select, insert, update, delete on documents to agw_runtime',
-    'alter table documents enable row level security',
-    `create policy documents_tenant on documents to agw_runtime
-  using (organization_id = agw_current_organization())
-  with check (organization_id = agw_current_organization())`,
-  ],
-  down: [
-    'drop policy documents_tenant on documents',
-    'alter table documents disable row level security',
-    'revoke select, insert, update, delete on documents from agw_runtime',
-  ],
-};
+export const documentsRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
+  '20261125010000_documents_row_level_security',
+  ['documents'],
+);
 
 /** The documents domain's migrations, oldest first. */
 export const documentsMigrations: readonly DomainMigration[] = [createDocuments, documentsRowLevelSecurity];
