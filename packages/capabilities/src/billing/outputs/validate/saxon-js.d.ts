@@ -1,0 +1,17 @@
+// SaxonJS 2 ships no type declarations; this declares what the validator uses.
+declare module 'saxon-js' {
+  interface SaxonNode {
+    getAttribute(name: string): string | null;
+    readonly textContent: string | null;
+  }
+  interface TransformResult {
+    readonly principalResult: unknown;
+  }
+  const SaxonJS: {
+    transform(options: Record<string, unknown>, mode: 'async'): Promise<TransformResult>;
+    XPath: {
+      evaluate(xpath: string, context: unknown, options: Record<string, unknown>): SaxonNode[];
+    };
+  };
+  export default SaxonJS;
+}

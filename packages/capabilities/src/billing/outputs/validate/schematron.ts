@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import SaxonJS from 'saxon-js';
+import { einvoiceRulesDir } from './rules-dir.js';
+
+/** One failed assert or successful report of a Schematron run (SVRL). */
+export interface SchematronFinding {
+  readonly id: string;
+  /** `fatal`, `error`, `warning`, `information`, or empty (the Factur-X rules leave most empty). */
+  readonly flag: string;
+  readonly location: string;
+  readonly text: string;
+}
+
+const loaded = new Map<string, Promise<unknown>>();
+
+/** A compiled stylesheet, parsed once per process and shared by concurrent first callers. */
+function stylesheet(name: string): Promise<unknown> {
+  let sef = loaded.get(name);
+  if (sef === undefined) {
+    const file = join(einvoiceRulesDir(), 'sef', `${name}.sef.json`);
+    sef = readFile(file, 'utf8').then(
+      (text) => JSON.parse(text) as unknown,
+      () => {
+        loaded.delete(name);
+        throw new Error(
+          `The compiled e-invoice rules are missing (${file}): build @agw/capabilities (it runs scripts/compile-einvoice-rules.mjs).`,
+        );
+      },
+    );
+    loaded.set(name, sef);
+  }
+  return sef;
+}
+
+/** Runs the compiled Schematron `name` on `xml`; answers its findings in document order. */
+export async function runSchematron(name: string, xml: string): Promise<SchematronFinding[]> {
+  const output = await SaxonJS.transform(
+    {
+      stylesheetInternal: await stylesheet(name),
+      // The Factur-X rules read their code lists with document() relative to the stylesheet.
+      stylesheetBaseURI: pathToFileURL(join(einvoiceRulesDir(), 'sef', `${name}.sef.json`)).href,
+      sourceText: xml,
+      destination: 'document',
+    },
+    'async',
+  );
+  const nodes = SaxonJS.XPath.evaluate(
+    '//svrl:failed-assert | //svrl:successful-report',
+    output.principalResult,
+    { namespaceContext: { svrl: 'http://purl.oclc.org/dsdl/svrl' }, resultForm: 'array' },
+  );
+  return nodes.map((node) => ({
+    id: node.getAttribute('id') ?? '',
+    flag: node.getAttribute('flag') ?? '',
+    location: node.getAttribute('location') ?? '',
+    text: (node.textContent ?? '').trim().replace(/\s+/g, ' '),
+  }));
+}
+
+/** Loads the stylesheets of `names` ahead of the first document (a warm-up, e.g. at start). */
+export async function loadSchematron(names: readonly string[]): Promise<void> {
+  await Promise.all(names.map(stylesheet));
+}

@@ -1,0 +1,136 @@
+// The e-invoice XML the billing outputs make, checked by the official rules in process: every document
+// of the matrix as XRechnung (UBL) and Factur-X (CII) with zero error-level findings from the XSD, the
+// CEN EN 16931 rules and the XRechnung / Factur-X rules; the official samples pass; the broken ones
+// are refused with the rule ids the official validator reports; missing data is named by business term.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSchematron, SCHEMATRON_NAMES, validateEInvoice } from '../src/billing/outputs/validate/index.js';
+import { ciiFacturX, missingBusinessTerms, xrechnungUbl } from '../src/billing/outputs/xml/index.js';
+import { EINVOICE_MATRIX, frozenDocument } from './fixtures/einvoice-matrix.js';
+
+const sample = (file: string) =>
+  readFileSync(join(import.meta.dirname, 'fixtures', 'einvoice-samples', file), 'utf8');
+
+beforeAll(() => loadSchematron(SCHEMATRON_NAMES), 60_000);
+
+describe('the matrix of finalized documents', () => {
+  it('has at least 12 documents with every VAT category, discounts, credit notes and a 60-line invoice', () => {
+    expect(EINVOICE_MATRIX.length).toBeGreaterThanOrEqual(12);
+    const categories = new Set(
+      EINVOICE_MATRIX.flatMap(({ doc }) => doc.document.tax_breakdown.map((row) => row.category)),
+    );
+    expect([...categories].sort()).toEqual(['AE', 'E', 'G', 'K', 'S', 'Z']);
+    expect(
+      EINVOICE_MATRIX.filter(({ doc }) => doc.document.document_type === 'credit_note').length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...EINVOICE_MATRIX.map(({ doc }) => doc.lines.length))).toBeGreaterThanOrEqual(60);
+  });
+
+  it.each(EINVOICE_MATRIX)(
+    'XRechnung UBL of "$name" passes XSD, EN 16931 and XRechnung rules',
+    async ({ doc }) => {
+      const xml = xrechnungUbl(doc);
+      const report = await validateEInvoice(xml, 'xrechnung-ubl');
+      expect(report.errors).toEqual([]);
+      expect(report.rule_sets.map((set) => set.name)).toEqual([
+        doc.document.document_type === 'credit_note' ? 'UBL 2.1 CreditNote XSD' : 'UBL 2.1 Invoice XSD',
+        'EN 16931 UBL Schematron (CEN)',
+        'XRechnung UBL Schematron (KoSIT)',
+      ]);
+      expect(xml).toContain(`<cbc:ID>${doc.document.number}</cbc:ID>`);
+      expect(xml).toContain(`<cbc:PayableAmount currencyID="${doc.document.currency}">`);
+    },
+  );
+
+  it.each(EINVOICE_MATRIX)(
+    'Factur-X CII of "$name" passes the Factur-X and EN 16931 rules',
+    async ({ doc }) => {
+      const report = await validateEInvoice(ciiFacturX(doc), 'facturx-cii');
+      expect(report.errors).toEqual([]);
+      expect(report.rule_sets.map((set) => set.name)).toEqual([
+        'Factur-X EN 16931 XSD',
+        'UN/CEFACT CII D16B XSD',
+        'Factur-X EN 16931 Schematron (FNFE/FeRD)',
+        'EN 16931 CII Schematron (CEN)',
+      ]);
+    },
+  );
+});
+
+describe('the official samples', () => {
+  it.each([
+    ['01.01a-INVOICE_ubl.xml', 'xrechnung-ubl'],
+    ['01.01a-INVOICE_uncefact.xml', 'xrechnung-cii'],
+    ['EN16931_Einfach.factur-x.xml', 'facturx-cii'],
+    ['ubl-tc434-creditnote1.xml', 'en16931-ubl'],
+    ['CII_example1.xml', 'en16931-cii'],
+  ] as const)('%s is valid as %s', async (file, kind) => {
+    const report = await validateEInvoice(sample(file), kind);
+    expect(report.errors).toEqual([]);
+    expect(report.valid).toBe(true);
+  });
+
+  it('the invoice without a buyer reference and with a wrong payable amount breaks BR-CO-16 and BR-DE-15', async () => {
+    const report = await validateEInvoice(
+      sample('01.01a-INVOICE_ubl.no-BuyerReference.wrong-PayableAmount.xml'),
+      'xrechnung-ubl',
+    );
+    expect(report.valid).toBe(false);
+    expect(report.errors.map((error) => error.rule).sort()).toEqual(['BR-CO-16', 'BR-DE-15']);
+  });
+
+  it('the invoice with an unexpected element is refused by the schema, naming the element', async () => {
+    const report = await validateEInvoice(
+      sample('01.01a-INVOICE_ubl.unexpected-element.xml'),
+      'xrechnung-ubl',
+    );
+    expect(report.valid).toBe(false);
+    expect(report.errors).toEqual([
+      expect.objectContaining({ rule: 'XSD', message: expect.stringContaining('Foo') }),
+    ]);
+    expect(report.rule_sets).toHaveLength(1);
+  });
+});
+
+describe('what cannot make a valid e-invoice', () => {
+  it('names BT-10 when the buyer reference is missing, and nothing when it is there', () => {
+    const [{ doc }] = EINVOICE_MATRIX as [(typeof EINVOICE_MATRIX)[number]];
+    expect(missingBusinessTerms(doc, 'xrechnung')).toEqual([]);
+    const withoutReference = frozenDocument({
+      name: 'no buyer reference',
+      buyer: {
+        name: 'Müller Bau GmbH',
+        city: 'Köln',
+        postal_code: '50667',
+        country_code: 'DE',
+        email: 'a@b.example',
+      },
+      lines: [{ name: 'Beratung', quantity: 1, unit_price: 100, tax_percent: 19 }],
+    });
+    const missing = missingBusinessTerms(withoutReference, 'xrechnung');
+    expect(missing).toEqual([expect.stringContaining('BT-10 buyer reference is required for XRechnung')]);
+    expect(missing[0]).toContain("account's buyer_reference");
+    // Factur-X has no BT-10 duty.
+    expect(missingBusinessTerms(withoutReference, 'facturx')).toEqual([]);
+  });
+
+  it('names the buyer VAT identifier for a reverse-charge invoice to a buyer without one', () => {
+    const doc = frozenDocument({
+      name: 'reverse charge without buyer VAT id',
+      treatment: 'reverse_charge',
+      buyer: {
+        name: 'Client SARL',
+        city: 'Lyon',
+        postal_code: '69001',
+        country_code: 'FR',
+        buyer_reference: 'X',
+      },
+      lines: [{ name: 'Conseil', quantity: 1, unit_price: 100, tax_percent: 19 }],
+    });
+    expect(missingBusinessTerms(doc, 'facturx')).toEqual([
+      expect.stringContaining('BT-48 buyer VAT identifier'),
+    ]);
+  });
+});
