@@ -55,6 +55,7 @@ const SPEC_IDS = [
   'billing.document.finalize',
   'billing.document.void',
   'billing.reminder.create',
+  'billing.document.send',
 ];
 
 describe('capability contracts', () => {

@@ -18,6 +18,7 @@ const FIELDS = [
   'buyer_reference',
   'e_invoice_endpoint_id',
   'e_invoice_endpoint_scheme_id',
+  'e_invoice_format',
   'default_currency',
   'payment_terms_days',
   'notes',

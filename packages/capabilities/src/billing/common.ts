@@ -78,6 +78,7 @@ export function documentRecord(row: BillingDocumentRow) {
     discount_total: toNumber(row.discount_total),
     tax_total: toNumber(row.tax_total),
     reverse_charge_tax_total: toNumber(row.reverse_charge_tax_total),
+    sent_at: iso(row.sent_at),
   };
 }
 

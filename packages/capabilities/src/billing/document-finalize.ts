@@ -5,6 +5,7 @@ import { issuerSnapshot } from './draft.js';
 import { formatAmount, money } from './money.js';
 import { counterYear, DEFAULT_NUMBER_PATTERNS, formatNumber } from './numbering.js';
 import type { BankAccountSnapshot, BillingDocumentRow } from './records.js';
+import { OPEN_STATUSES } from './records.js';
 import { issueDocument, nextNumber, selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
 import {
   type BankAccountRow,
@@ -45,7 +46,7 @@ async function settleCredit(
     await runStatement<BillingDocumentRow>(sql, selectDocumentForUpdate, [org, credit.corrects_document_id])
   ).rows[0];
   if (invoice === undefined) notFound('document', credit.corrects_document_id);
-  if (!['open', 'partially_paid'].includes(invoice.status)) {
+  if (!OPEN_STATUSES.includes(invoice.status)) {
     conflict(
       `The corrected invoice ${invoice.number} is ${invoice.status}; a credit note settles an open balance.`,
     );

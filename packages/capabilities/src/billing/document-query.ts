@@ -20,7 +20,7 @@ export interface DocumentQueryInput {
 /** Open means money is still due on an issued document; paid means nothing is. */
 const OPEN_FILTERS = {
   all: 'true',
-  open: "status in ('open', 'partially_paid') and balance > 0",
+  open: "status in ('open', 'sent', 'partially_paid') and balance > 0",
   paid: "payment_status = 'paid'",
 } as const;
 

@@ -15,16 +15,14 @@ import { billingDocumentVoidHandler } from './document-void.js';
 import { billingItemSaveHandler } from './item-save.js';
 import { billingItemSearchHandler } from './item-search.js';
 import { billingMigrations } from './migrations.js';
+import { billingOutputHandlers, billingOutputMigrations } from './outputs/index.js';
 import { billingPaymentListHandler } from './payment-list.js';
 import { billingPaymentRecordHandler } from './payment-record.js';
 import { billingProfileSaveHandler } from './profile-save.js';
 import { billingReminderCreateHandler } from './reminder-create.js';
 import { billingReminderListHandler } from './reminder-list.js';
 
-/**
- * Every billing handler, quote to cash. The einvoice outputs (`outputs/`: pdf, xrechnung, facturx)
- * add theirs at the end of this list.
- */
+/** Every billing handler, quote to cash, then the outputs of an issued document (`outputs/`). */
 export const billingHandlers: readonly CapabilityHandler<never>[] = [
   billingProfileSaveHandler,
   billingBankAccountSaveHandler,
@@ -44,11 +42,15 @@ export const billingHandlers: readonly CapabilityHandler<never>[] = [
   billingPaymentListHandler,
   billingReminderCreateHandler,
   billingReminderListHandler,
+  ...billingOutputHandlers,
 ] as readonly CapabilityHandler<never>[];
 
-/** `billing`: quote to cash — accounts, items, documents with EN 16931 totals, numbers, payments, reminders. */
+/**
+ * `billing`: quote to cash — accounts, items, documents with EN 16931 totals, numbers, payments,
+ * reminders — and the documents' PDF, XRechnung and Factur-X, archived and sent.
+ */
 export const billingDomain: CapabilityDomain = {
   name: 'billing',
   handlers: billingHandlers,
-  migrations: billingMigrations,
+  migrations: [...billingMigrations, ...billingOutputMigrations],
 };

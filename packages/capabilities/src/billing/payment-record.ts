@@ -12,6 +12,7 @@ import {
 } from './common.js';
 import { minorUnits, money, requireMinorUnits, toNumber } from './money.js';
 import type { BillingDocumentRow, BillingPaymentRow } from './records.js';
+import { OPEN_STATUSES } from './records.js';
 import { selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
 import { insertPayment, markRemindersPaid } from './sql-payments.js';
 
@@ -44,7 +45,7 @@ export const billingPaymentRecordHandler = defineCapabilityHandler<PaymentRecord
     }
     if (document.status === 'draft')
       conflict(`Document ${document.id} is a draft; finalize it before recording payments.`);
-    if (!['open', 'partially_paid'].includes(document.status)) {
+    if (!OPEN_STATUSES.includes(document.status)) {
       conflict(`Invoice ${document.number} is ${document.status} and takes no payments.`);
     }
     const amount = requireMinorUnits(input.amount, document.currency, '/params/amount');

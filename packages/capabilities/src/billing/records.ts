@@ -125,6 +125,7 @@ export interface BillingDocumentRow {
   readonly issued_at: Date | null;
   readonly paid_at: Date | null;
   readonly voided_at: Date | null;
+  readonly sent_at: Date | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -174,5 +175,8 @@ export interface StoredBillingDocument {
   readonly payments: readonly BillingPaymentRow[];
 }
 
-/** Statuses of an issued (finalized, numbered) document: never edited again. */
-export const ISSUED_STATUSES: readonly string[] = ['open', 'partially_paid', 'paid', 'void'];
+/**
+ * Statuses of an issued document with a balance still owed: `sent` is `open` after
+ * billing.document.send mailed it (the money state is the same).
+ */
+export const OPEN_STATUSES: readonly string[] = ['open', 'sent', 'partially_paid'];

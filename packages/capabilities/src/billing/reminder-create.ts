@@ -3,6 +3,7 @@ import { runStatement } from '../sql.js';
 import { billingContract, conflict, notFound, utcDate } from './common.js';
 import { formatAmount, requireMinorUnits } from './money.js';
 import type { BillingDocumentRow } from './records.js';
+import { OPEN_STATUSES } from './records.js';
 import { reminderRecord } from './reminder-list.js';
 import { selectDocumentForUpdate } from './sql.js';
 import { countReminders, insertReminder, type ReminderRow, selectReminder } from './sql-payments.js';
@@ -45,7 +46,7 @@ export const billingReminderCreateHandler = defineCapabilityHandler<ReminderCrea
       await runStatement<BillingDocumentRow>(ctx.sql, selectDocumentForUpdate, [org, input.invoice_id])
     ).rows[0];
     if (invoice === undefined || invoice.document_type !== 'invoice') notFound('invoice', input.invoice_id);
-    if (!['open', 'partially_paid'].includes(invoice.status)) {
+    if (!OPEN_STATUSES.includes(invoice.status)) {
       conflict(
         `Invoice ${invoice.number ?? invoice.id} is ${invoice.status}; only an open, overdue invoice is reminded.`,
       );

@@ -2,7 +2,7 @@ import type { SqlStatement } from '../sql.js';
 
 export const ACCOUNT_COLUMNS = `id, account_type, name, legal_name, address_line1, address_line2, postal_code, city,
   state, country_code, vat_id, email, buyer_reference, e_invoice_endpoint_id, e_invoice_endpoint_scheme_id,
-  default_currency, payment_terms_days, notes, is_active, created_at, updated_at`;
+  e_invoice_format, default_currency, payment_terms_days, notes, is_active, created_at, updated_at`;
 
 export interface AccountRow {
   readonly id: string;
@@ -20,6 +20,7 @@ export interface AccountRow {
   readonly buyer_reference: string | null;
   readonly e_invoice_endpoint_id: string | null;
   readonly e_invoice_endpoint_scheme_id: string | null;
+  readonly e_invoice_format: 'pdf' | 'xrechnung' | 'facturx' | null;
   readonly default_currency: string | null;
   readonly payment_terms_days: number | null;
   readonly notes: string | null;
@@ -34,13 +35,14 @@ export const selectAccount: SqlStatement = {
   text: `select ${ACCOUNT_COLUMNS} from billing_accounts where organization_id = $1 and id = $2`,
 };
 
-/** Every column in ACCOUNT_COLUMNS order after $1 id, $2 organization; $21 now. */
+/** Every column in ACCOUNT_COLUMNS order after $1 id, $2 organization; $22 now. */
 export const upsertAccount: SqlStatement = {
   name: 'billing.account.upsert',
   text: `insert into billing_accounts (id, organization_id, account_type, name, legal_name, address_line1,
   address_line2, postal_code, city, state, country_code, vat_id, email, buyer_reference, e_invoice_endpoint_id,
-  e_invoice_endpoint_scheme_id, default_currency, payment_terms_days, notes, is_active, created_at, updated_at)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+  e_invoice_endpoint_scheme_id, e_invoice_format, default_currency, payment_terms_days, notes, is_active,
+  created_at, updated_at)
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $22)
 on conflict (id) do update set account_type = excluded.account_type, name = excluded.name,
   legal_name = excluded.legal_name, address_line1 = excluded.address_line1,
   address_line2 = excluded.address_line2, postal_code = excluded.postal_code, city = excluded.city,
@@ -48,7 +50,7 @@ on conflict (id) do update set account_type = excluded.account_type, name = excl
   email = excluded.email, buyer_reference = excluded.buyer_reference,
   e_invoice_endpoint_id = excluded.e_invoice_endpoint_id,
   e_invoice_endpoint_scheme_id = excluded.e_invoice_endpoint_scheme_id,
-  default_currency = excluded.default_currency, payment_terms_days = excluded.payment_terms_days,
+  e_invoice_format = excluded.e_invoice_format, default_currency = excluded.default_currency, payment_terms_days = excluded.payment_terms_days,
   notes = excluded.notes, is_active = excluded.is_active, updated_at = excluded.updated_at
 returning ${ACCOUNT_COLUMNS}`,
 };

@@ -12,7 +12,7 @@ export const DOCUMENT_COLUMNS = `id, organization_id, installation_id, document_
   discount_total::text as discount_total, net_total::text as net_total, tax_total::text as tax_total,
   reverse_charge_tax_total::text as reverse_charge_tax_total, total::text as total,
   paid_total::text as paid_total, credited_total::text as credited_total, balance::text as balance,
-  issued_at, paid_at, voided_at, created_at, updated_at`;
+  issued_at, paid_at, voided_at, sent_at, created_at, updated_at`;
 
 const LINE_COLUMNS = `id, document_id, position, item_id, item_name, sku, description, unit,
   quantity::text as quantity, unit_price::text as unit_price, discount_amount::text as discount_amount,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent, Quantity } from '../schemas/numbers.js';
 import { Closed, Currency, DateString, FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
+import { DeliveryRecord } from './billing-delivery.js';
 import {
   DocumentPaymentStatus,
   DocumentRecord,
@@ -198,6 +199,8 @@ export const billingDocumentRead = defineCapability({
     document: DocumentRecord(),
     lines: Type.Array(LineRecord()),
     payments: Type.Array(PaymentRecord()),
+    /** Every mail billing.document.send sent of it, oldest first. */
+    deliveries: Type.Optional(Type.Array(DeliveryRecord())),
   }),
 });
 

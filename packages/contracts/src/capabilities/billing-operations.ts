@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DisplayText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent } from '../schemas/numbers.js';
 import { Currency, DateString, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { E_INVOICE_FORMATS } from './billing-delivery.js';
 import { DocumentRecord, DocumentStatus, DocumentType, ItemType, ReminderRecord } from './billing-records.js';
 import { Input, NullableString, NullableText1000, OneOf, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
@@ -51,6 +52,7 @@ const AccountRecord = () =>
     buyer_reference: NullableString(),
     e_invoice_endpoint_id: NullableString(),
     e_invoice_endpoint_scheme_id: NullableString(),
+    e_invoice_format: Nullable(OneOf(E_INVOICE_FORMATS)),
     default_currency: NullableString(),
     payment_terms_days: Nullable(Type.Integer()),
     notes: NullableString(),
@@ -79,6 +81,8 @@ export const billingAccountSave = defineCapability({
     country_code: Type.Optional(Nullable(CountryCode())),
     email: Type.Optional(Nullable(Email())),
     e_invoice_endpoint_scheme_id: Type.Optional(Nullable(OneOf(E_INVOICE_SCHEMES))),
+    /** What billing.document.send attaches besides the PDF; null means `pdf` (the PDF alone). */
+    e_invoice_format: Type.Optional(Nullable(OneOf(E_INVOICE_FORMATS))),
     default_currency: Type.Optional(Nullable(Currency())),
     payment_terms_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 365 }))),
     is_active: Type.Optional(Type.Boolean()),

@@ -98,6 +98,8 @@ export const DocumentRecord = () =>
     discount_total: Type.Optional(Type.Number()),
     tax_total: Type.Optional(Type.Number()),
     reverse_charge_tax_total: Type.Optional(Type.Number()),
+    /** When billing.document.send last mailed it; null when never sent. */
+    sent_at: Type.Optional(Nullable(Timestamp())),
   });
 
 /** A line of a billing document. */

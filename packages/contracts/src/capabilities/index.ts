@@ -1,5 +1,6 @@
 import { analyticsCapabilities } from './analytics.js';
 import { assistCapabilities } from './assist.js';
+import { billingDeliveryCapabilities } from './billing-delivery.js';
 import { billingDocumentCapabilities } from './billing-documents.js';
 import { billingExportCapabilities } from './billing-exports.js';
 import { billingOperationCapabilities } from './billing-operations.js';
@@ -16,6 +17,7 @@ const all = [
   ...billingSettingsCapabilities,
   ...billingDocumentCapabilities,
   ...billingExportCapabilities,
+  ...billingDeliveryCapabilities,
   ...billingOperationCapabilities,
   ...billingPaymentCapabilities,
   ...calendarCapabilities,

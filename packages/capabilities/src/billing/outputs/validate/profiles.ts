@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { einvoiceRulesDir } from './rules-dir.js';
+import { packageAssetDir } from '../assets.js';
 
 let customLevels: Record<string, Levels> | undefined;
 
@@ -8,7 +8,7 @@ let customLevels: Record<string, Levels> | undefined;
 function scenarioLevels(scenario: string): Levels {
   customLevels ??= JSON.parse(
     readFileSync(
-      join(einvoiceRulesDir(), 'schematron', 'xrechnung-2.5.0', 'kosit-custom-levels.json'),
+      join(packageAssetDir('einvoice-rules'), 'schematron', 'xrechnung-2.5.0', 'kosit-custom-levels.json'),
       'utf8',
     ),
   ) as Record<string, Levels>;

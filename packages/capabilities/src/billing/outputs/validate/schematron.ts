@@ -1,8 +1,9 @@
+/// <reference path="./saxon-js.d.ts" />
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SaxonJS from 'saxon-js';
-import { einvoiceRulesDir } from './rules-dir.js';
+import { packageAssetDir } from '../assets.js';
 
 /** One failed assert or successful report of a Schematron run (SVRL). */
 export interface SchematronFinding {
@@ -19,7 +20,7 @@ const loaded = new Map<string, Promise<unknown>>();
 function stylesheet(name: string): Promise<unknown> {
   let sef = loaded.get(name);
   if (sef === undefined) {
-    const file = join(einvoiceRulesDir(), 'sef', `${name}.sef.json`);
+    const file = join(packageAssetDir('einvoice-rules'), 'sef', `${name}.sef.json`);
     sef = readFile(file, 'utf8').then(
       (text) => JSON.parse(text) as unknown,
       () => {
@@ -40,7 +41,8 @@ export async function runSchematron(name: string, xml: string): Promise<Schematr
     {
       stylesheetInternal: await stylesheet(name),
       // The Factur-X rules read their code lists with document() relative to the stylesheet.
-      stylesheetBaseURI: pathToFileURL(join(einvoiceRulesDir(), 'sef', `${name}.sef.json`)).href,
+      stylesheetBaseURI: pathToFileURL(join(packageAssetDir('einvoice-rules'), 'sef', `${name}.sef.json`))
+        .href,
       sourceText: xml,
       destination: 'document',
     },

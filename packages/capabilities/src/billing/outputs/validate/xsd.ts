@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { validateXML, type XMLFileInfo } from 'xmllint-wasm';
-import { einvoiceRulesDir } from './rules-dir.js';
+import { packageAssetDir } from '../assets.js';
 
 /** A schema folder's files, read once per process (xmllint-wasm has no file system of its own). */
 const schemaSets = new Map<string, XMLFileInfo[]>();
@@ -9,7 +9,7 @@ const schemaSets = new Map<string, XMLFileInfo[]>();
 function schemaSet(folder: string): XMLFileInfo[] {
   let files = schemaSets.get(folder);
   if (files === undefined) {
-    const root = join(einvoiceRulesDir(), 'xsd', folder);
+    const root = join(packageAssetDir('einvoice-rules'), 'xsd', folder);
     const walk = (directory: string): string[] =>
       readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
         entry.isDirectory() ? walk(join(directory, entry.name)) : [join(directory, entry.name)],

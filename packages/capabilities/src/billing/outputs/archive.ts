@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { CapabilityContext } from '../../define.js';
+import { runStatement } from '../../sql.js';
+import { iso } from '../common.js';
+import type { StoredBillingDocument } from '../records.js';
+import type { OutputFormat, Rendering } from './rendering.js';
+import { type ArchiveRow, insertArchived, selectArchived } from './sql.js';
+
+/** The `archive` of an answer: where the answered bytes came from. */
+export interface ArchiveEntry {
+  readonly format: OutputFormat;
+  readonly sha256: string;
+  readonly size_bytes: number;
+  readonly stored_at: string;
+}
+
+/**
+ * The archived rendering of an issued document in `format`, rendering and storing it on first use;
+ * a draft is rendered every time and never archived (archive null). The first stored rendering wins:
+ * a concurrent first call inserts nothing and answers the bytes the other stored.
+ */
+export async function archivedRendering(
+  ctx: CapabilityContext,
+  stored: StoredBillingDocument,
+  format: OutputFormat,
+  render: () => Promise<Rendering>,
+): Promise<{ rendering: Rendering; archive: ArchiveEntry | null }> {
+  const { document } = stored;
+  if (document.status === 'draft') return { rendering: await render(), archive: null };
+  const key = [ctx.organizationId, document.id, format];
+  let row = (await runStatement<ArchiveRow>(ctx.sql, selectArchived, key)).rows[0];
+  if (row === undefined) {
+    const rendering = await render();
+    await runStatement(ctx.sql, insertArchived, [
+      ...key,
+      rendering.filename,
+      rendering.mimeType,
+      rendering.bytes,
+      createHash('sha256').update(rendering.bytes).digest('hex'),
+      rendering.bytes.length,
+      JSON.stringify(rendering.details),
+      ctx.now,
+    ]);
+    row = (await runStatement<ArchiveRow>(ctx.sql, selectArchived, key)).rows[0] as ArchiveRow;
+  }
+  return {
+    rendering: {
+      filename: row.filename,
+      mimeType: row.mime_type,
+      bytes: Buffer.from(row.content),
+      details: row.details,
+    },
+    archive: {
+      format,
+      sha256: row.sha256,
+      size_bytes: row.size_bytes,
+      stored_at: iso(row.stored_at) as string,
+    },
+  };
+}
