@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
+import { EINVOICE_KINDS, einvoiceValidate } from './commands/einvoice.js';
 import { migrate } from './commands/migrate.js';
 import { processStopSignal, type ServeEnvironment, serve } from './commands/serve.js';
 import type { CommandIO } from './io.js';
@@ -56,6 +57,28 @@ export function createProgram(context: ProgramContext): Command {
       '\nExamples:\n  $ agw migrate\n  $ DATABASE_URL=postgres://agw@127.0.0.1:5432/agw agw migrate',
     )
     .action((options: { dataDir?: string }) => migrate(options, context.env, context.io));
+
+  program
+    .command('einvoice')
+    .description('check e-invoice files with the official rules the gateway applies')
+    .addHelpText('after', '\nExamples:\n  $ agw einvoice validate RE-2026-00001-xrechnung.xml')
+    .command('validate <file>')
+    .description(
+      'check an XRechnung or Factur-X XML against its XSD and the official EN 16931 and XRechnung / Factur-X Schematron, offline',
+    )
+    .addOption(
+      new Option('--as <kind>', 'what to check it as (default: detected from the XML)').choices(
+        EINVOICE_KINDS,
+      ),
+    )
+    .option('--json', 'print the report as JSON')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ agw einvoice validate RE-2026-00001-xrechnung.xml\n  $ qpdf --show-attachment=factur-x.xml invoice.pdf > factur-x.xml && agw einvoice validate factur-x.xml --json\n\nExit codes: 0 valid, 2 unreadable or not an e-invoice, 8 an official rule is broken (the findings are printed).',
+    )
+    .action((file: string, flags: { as?: (typeof EINVOICE_KINDS)[number]; json?: boolean }) =>
+      einvoiceValidate(file, flags, context),
+    );
 
   registerOperatorCommands(program, { io: context.io, env: context.env });
   registerAgentCommands(program, { io: context.io, env: context.env });

@@ -1,5 +1,12 @@
 export { documentQueryText, searchQuery } from './billing/document-query.js';
 export { billingDomain, billingHandlers } from './billing/index.js';
+export type { ValidationError, ValidationReport } from './billing/outputs/rendering.js';
+export {
+  detectEInvoiceKind,
+  EINVOICE_KINDS,
+  type EInvoiceKind,
+  validateEInvoice,
+} from './billing/outputs/validate/index.js';
 export { readDocument } from './billing/read-document.js';
 export type {
   BillingDocumentRow,

@@ -4,7 +4,7 @@ import { checksOf, type EInvoiceKind, type RuleSet } from './profiles.js';
 import { runSchematron } from './schematron.js';
 import { xsdErrors } from './xsd.js';
 
-export { EINVOICE_KINDS, type EInvoiceKind, SCHEMATRON_NAMES } from './profiles.js';
+export { detectEInvoiceKind, EINVOICE_KINDS, type EInvoiceKind, SCHEMATRON_NAMES } from './profiles.js';
 export { loadSchematron } from './schematron.js';
 
 /** One finding of a validation: the rule (or `XSD`), its level after the scenario's overrides, where. */

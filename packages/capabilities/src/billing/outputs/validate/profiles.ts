@@ -107,6 +107,21 @@ export function checksOf(kind: EInvoiceKind, creditNote: boolean): { ruleSets: R
   }
 }
 
+/**
+ * What an XML looks like it is: UBL (`Invoice`/`CreditNote`) or CII, XRechnung when its
+ * CustomizationID / guideline names it; a CII without XRechnung is checked as Factur-X EN 16931 (the
+ * stricter superset of plain EN 16931 CII). Undefined for anything else.
+ */
+export function detectEInvoiceKind(xml: string): EInvoiceKind | undefined {
+  const head = xml.slice(0, 4000);
+  const xrechnung = /xeinkauf\.de:kosit:xrechnung/.test(head);
+  if (/<(?:[A-Za-z0-9_-]+:)?(?:Invoice|CreditNote)[\s>]/.test(head) && /ubl:schema:xsd:(?:Invoice|CreditNote)-2/.test(head)) {
+    return xrechnung ? 'xrechnung-ubl' : 'en16931-ubl';
+  }
+  if (/CrossIndustryInvoice:100/.test(head)) return xrechnung ? 'xrechnung-cii' : 'facturx-cii';
+  return undefined;
+}
+
 /** Every compiled Schematron the kinds use (to warm them up). */
 export const SCHEMATRON_NAMES = [
   'EN16931-UBL',
