@@ -1,4 +1,5 @@
-export { documentQueryText, searchQuery } from './billing/document-query.js';
+export { assistDomain } from './assist/index.js';
+export { documentQueryText } from './billing/document-query.js';
 export { billingDomain, billingHandlers } from './billing/index.js';
 export type { ValidationError, ValidationReport } from './billing/outputs/rendering.js';
 export {
@@ -68,6 +69,7 @@ export {
   type SqlResult,
   type SqlStatement,
 } from './sql.js';
+export { searchQuery } from './text-search.js';
 export {
   type BudgetCheckInput,
   type BudgetCheckResult,

@@ -1,3 +1,4 @@
+import { assistDomain } from './assist/index.js';
 import { billingDomain } from './billing/index.js';
 import { calendarDomain } from './calendar/index.js';
 import { coreDomain } from './core/index.js';
@@ -11,6 +12,7 @@ import { walletDomain } from './wallet/index.js';
  * adding a domain is one line in this list.
  */
 export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
+  assistDomain,
   billingDomain,
   calendarDomain,
   coreDomain,

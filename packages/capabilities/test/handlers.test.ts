@@ -147,6 +147,10 @@ describe('registry', () => {
 
   it('holds exactly the handled capabilities and finds them by id and version', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
+      'assist.artifact.save',
+      'assist.artifact.archive',
+      'assist.artifact.list',
+      'assist.artifact.read',
       'billing.profile.save',
       'billing.bank_account.save',
       'billing.account.save',

@@ -4,6 +4,7 @@
  * builders of the catalog, the MCP manifest/tools and the OpenAPI 3.1 document. No I/O, browser-safe.
  */
 
+export { ARTIFACT_CONTENT_FORMATS, MAX_ARTIFACT_CONTENT_BYTES } from './capabilities/assist.js';
 export type {
   CapabilityContract,
   CapabilityId,

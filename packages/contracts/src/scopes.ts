@@ -17,6 +17,7 @@ export const knownScopes = Object.freeze({
   'calendar:write': 'Manage calendars, availability, booking links, templates and bookings.',
   'analytics:read': 'Read analytics events and statistics.',
   'assist:read': 'Read assistant artifacts.',
+  'assist:write': 'Save new artifact versions; archive and unarchive artifacts.',
 } as const);
 
 /** A scope name the interface knows. */

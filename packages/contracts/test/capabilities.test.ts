@@ -56,6 +56,8 @@ const SPEC_IDS = [
   'billing.document.void',
   'billing.reminder.create',
   'billing.document.send',
+  'assist.artifact.save',
+  'assist.artifact.archive',
 ];
 
 describe('capability contracts', () => {

@@ -1,5 +1,6 @@
 import type { CapabilityContract } from '@agw/contracts';
 import { defineCapabilityHandler } from '../define.js';
+import { searchQuery } from '../text-search.js';
 import { billingContract, documentRecord, page, paging } from './common.js';
 import type { BillingDocumentRow } from './records.js';
 import { DOCUMENT_COLUMNS } from './sql.js';
@@ -48,23 +49,6 @@ where organization_id = $1
   and ${OPEN_FILTERS[openFilter]}
 order by billing_documents.${sortBy} ${direction}, billing_documents.id ${direction}
 limit $7 offset $8`;
-}
-
-/**
- * The words of a search as a tsquery (`re & 2026 & 0001:*`): letters and digits only, so nothing a
- * caller types is tsquery syntax. Null when there is no word.
- */
-export function searchQuery(search: string | undefined): string | null {
-  const words = (search ?? '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0)
-    .slice(0, 10);
-  // Only the last word is a prefix (search as you type): a short prefix such as `re:*` of every
-  // `RE-…` number would make the index read every document.
-  return words.length === 0
-    ? null
-    : words.map((word, i) => (i === words.length - 1 ? `${word}:*` : word)).join(' & ');
 }
 
 function documentQueryHandler(contract: CapabilityContract) {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { FreeObject, Uuid } from '../schemas/primitives.js';
-import { Input, Limit, Output, PageInfo, PagingQuery, Text } from './common.js';
+import { DisplayText } from '../schemas/display-text.js';
+import { FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Input, Limit, NullableString, OneOf, Output, PageInfo, PagingQuery, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 /** assist.artifact.list: assistant artifacts, searchable. */
@@ -40,9 +41,97 @@ export const assistArtifactRead = defineCapability({
     artifact_id: Uuid(),
     include_versions: Type.Optional(Type.Boolean()),
     version_limit: Type.Optional(Limit(50)),
+    /** Read this earlier version's content instead of the current one (beyond the spec). */
+    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   }),
   output_schema: Output({ artifact: FreeObject(), versions: Type.Array(FreeObject()) }),
 });
 
+/** How an artifact's content is to be read. */
+export const ARTIFACT_CONTENT_FORMATS = ['text', 'markdown', 'json'] as const;
+
+/** Largest content of one artifact version, in UTF-8 bytes (256 KiB). */
+export const MAX_ARTIFACT_CONTENT_BYTES = 256 * 1024;
+
+/** One version of an artifact as save and archive answer it (without its content). */
+const ArtifactVersionRecord = () =>
+  Output({
+    version: Type.Integer({ minimum: 1 }),
+    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+    size_bytes: Type.Integer({ minimum: 0 }),
+    content_format: OneOf(ARTIFACT_CONTENT_FORMATS),
+    installation_id: Nullable(Uuid()),
+    created_at: Timestamp(),
+  });
+
+/** An artifact as save and archive answer it (its current content is read with assist.artifact.read). */
+const ArtifactRecord = () =>
+  Output({
+    id: Uuid(),
+    title: Type.String(),
+    artifact_type: Type.String(),
+    source_type: NullableString(),
+    content_format: OneOf(ARTIFACT_CONTENT_FORMATS),
+    current_version: Type.Integer({ minimum: 1 }),
+    sha256: Type.String(),
+    size_bytes: Type.Integer({ minimum: 0 }),
+    metadata: FreeObject(),
+    archived: Type.Boolean(),
+    archived_at: Nullable(Timestamp()),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  });
+
+/** assist.artifact.save (beyond the spec): create an artifact, or a new version of one. */
+export const assistArtifactSave = defineCapability({
+  id: 'assist.artifact.save',
+  version: '1.0.0',
+  summary:
+    'Create an assistant artifact (draft, summary, plan, text) or save a new version of one; unchanged content makes no version.',
+  tags: ['assist', 'artifact', 'save', 'version'],
+  risk_level: 'low',
+  scopes: ['assist:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    /** Absent: a new artifact. Present: a new version of this one. */
+    artifact_id: Type.Optional(Uuid()),
+    /** Required for a new artifact; given with artifact_id it renames it. */
+    title: Type.Optional(DisplayText(1, 300)),
+    artifact_type: Type.Optional(Text(1, 80)),
+    source_type: Type.Optional(Nullable(Text(1, 80))),
+    content: Type.String({ maxLength: MAX_ARTIFACT_CONTENT_BYTES }),
+    content_format: Type.Optional(OneOf(ARTIFACT_CONTENT_FORMATS)),
+    metadata: Type.Optional(FreeObject()),
+  }),
+  output_schema: Output({
+    artifact: ArtifactRecord(),
+    version: ArtifactVersionRecord(),
+    created: Type.Boolean(),
+    version_created: Type.Boolean(),
+  }),
+});
+
+/** assist.artifact.archive (beyond the spec): hide an artifact from lists, or bring it back. */
+export const assistArtifactArchive = defineCapability({
+  id: 'assist.artifact.archive',
+  version: '1.0.0',
+  summary: 'Archive an assistant artifact (hidden from lists unless include_archived) or unarchive it.',
+  tags: ['assist', 'artifact', 'archive'],
+  risk_level: 'low',
+  scopes: ['assist:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({ artifact_id: Uuid(), archived: Type.Optional(Type.Boolean()) }),
+  output_schema: Output({ artifact: ArtifactRecord(), changed: Type.Boolean() }),
+});
+
 /** Assist capabilities. */
-export const assistCapabilities = [assistArtifactList, assistArtifactRead] as const;
+export const assistCapabilities = [
+  assistArtifactList,
+  assistArtifactRead,
+  assistArtifactSave,
+  assistArtifactArchive,
+] as const;

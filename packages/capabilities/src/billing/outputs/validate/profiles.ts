@@ -115,7 +115,10 @@ export function checksOf(kind: EInvoiceKind, creditNote: boolean): { ruleSets: R
 export function detectEInvoiceKind(xml: string): EInvoiceKind | undefined {
   const head = xml.slice(0, 4000);
   const xrechnung = /xeinkauf\.de:kosit:xrechnung/.test(head);
-  if (/<(?:[A-Za-z0-9_-]+:)?(?:Invoice|CreditNote)[\s>]/.test(head) && /ubl:schema:xsd:(?:Invoice|CreditNote)-2/.test(head)) {
+  if (
+    /<(?:[A-Za-z0-9_-]+:)?(?:Invoice|CreditNote)[\s>]/.test(head) &&
+    /ubl:schema:xsd:(?:Invoice|CreditNote)-2/.test(head)
+  ) {
     return xrechnung ? 'xrechnung-ubl' : 'en16931-ubl';
   }
   if (/CrossIndustryInvoice:100/.test(head)) return xrechnung ? 'xrechnung-cii' : 'facturx-cii';
