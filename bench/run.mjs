@@ -216,6 +216,7 @@ async function startGateway(env, kind = 'standard') {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
+      ANALYTICS_EVENTS_PER_MINUTE: '99999999',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -97,6 +97,37 @@ export const scenarios = [
       return { ...request, note: target.note };
     },
   },
+  // A page view as the tracker sends it: public route, no key, committed (group commit) before the 202.
+  {
+    name: 'POST /a/events (one page view)',
+    baseline: 'post',
+    async prepare(baseUrl, gateway) {
+      const { key } = await approvedInstallation(baseUrl, gateway.dataDir);
+      const created = await fetch(new URL('/mcp/invoke', baseUrl), {
+        ...invokeRequest(key, {
+          id: 'analytics.property.manage',
+          params: { operation: 'create', name: 'Bench site', domains: ['bench.example'] },
+          idempotency_key: `bench-property-${Date.now()}`,
+        }),
+      });
+      if (created.status !== 200) return { skip: `analytics.property.manage answered ${created.status}` };
+      const { result } = await created.json();
+      return {
+        method: 'POST',
+        path: '/a/events',
+        headers: {
+          'content-type': 'text/plain',
+          'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0',
+        },
+        body: JSON.stringify({
+          ingestion_id: result.property.ingestion_id,
+          name: 'pageview',
+          url: 'https://bench.example/pricing',
+          referrer: 'https://www.google.com/',
+        }),
+      };
+    },
+  },
 ];
 
 function invokeRequest(key, body) {

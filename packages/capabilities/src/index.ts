@@ -1,3 +1,4 @@
+export { analyticsDomain } from './analytics/index.js';
 export { assistDomain } from './assist/index.js';
 export { documentQueryText } from './billing/document-query.js';
 export { billingDomain, billingHandlers } from './billing/index.js';

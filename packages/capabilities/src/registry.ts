@@ -1,3 +1,4 @@
+import { analyticsDomain } from './analytics/index.js';
 import { assistDomain } from './assist/index.js';
 import { billingDomain } from './billing/index.js';
 import { calendarDomain } from './calendar/index.js';
@@ -12,6 +13,7 @@ import { walletDomain } from './wallet/index.js';
  * adding a domain is one line in this list.
  */
 export const capabilityDomains: readonly CapabilityDomain[] = Object.freeze([
+  analyticsDomain,
   assistDomain,
   billingDomain,
   calendarDomain,

@@ -147,6 +147,9 @@ describe('registry', () => {
 
   it('holds exactly the handled capabilities and finds them by id and version', () => {
     expect(capabilityHandlers.map((h) => h.contract.id)).toEqual([
+      'analytics.property.manage',
+      'analytics.events.read',
+      'analytics.stats.read',
       'assist.artifact.save',
       'assist.artifact.archive',
       'assist.artifact.list',

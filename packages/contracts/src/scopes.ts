@@ -16,6 +16,7 @@ export const knownScopes = Object.freeze({
   'calendar:read': 'Read calendars, availability, booking links and bookings.',
   'calendar:write': 'Manage calendars, availability, booking links, templates and bookings.',
   'analytics:read': 'Read analytics events and statistics.',
+  'analytics:write': 'Manage analytics properties (sites, their domains, time zone and retention).',
   'assist:read': 'Read assistant artifacts.',
   'assist:write': 'Save new artifact versions; archive and unarchive artifacts.',
 } as const);

@@ -58,6 +58,7 @@ const SPEC_IDS = [
   'billing.document.send',
   'assist.artifact.save',
   'assist.artifact.archive',
+  'analytics.property.manage',
 ];
 
 describe('capability contracts', () => {

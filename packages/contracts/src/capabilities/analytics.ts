@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText } from '../schemas/display-text.js';
 import { FreeObject, Timestamp, Uuid } from '../schemas/primitives.js';
 import { Count, Input, Limit, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
@@ -72,5 +73,45 @@ export const analyticsStatsRead = defineCapability({
   }),
 });
 
+const PROPERTY_OPERATIONS = ['list', 'create', 'update', 'archive'] as const;
+
+/** A site's host name as its pages report it (`example.com`, `shop.example.com`, `127.0.0.1`). */
+const Domain = () => Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+(:[0-9]{1,5})?$' });
+
+/**
+ * analytics.property.manage (beyond the spec): the sites and apps an organization measures. Each has a
+ * public ingestion id that pages and servers send events with (`POST /a/events`), the domains its pages
+ * may report, a time zone for daily series, and how long its events are kept.
+ */
+export const analyticsPropertyManage = defineCapability({
+  id: 'analytics.property.manage',
+  version: '1.0.0',
+  summary: 'List, create, update or archive analytics properties (sites) and get their public ingestion id.',
+  tags: ['analytics', 'property', 'manage'],
+  risk_level: 'low',
+  scopes: ['analytics:write'],
+  cost_credits: '0',
+  mutating: true,
+  dry_run: 'supported',
+  input_schema: Input({
+    operation: OneOf(PROPERTY_OPERATIONS),
+    property_id: Type.Optional(Uuid()),
+    name: Type.Optional(DisplayText(1, 160)),
+    domains: Type.Optional(Type.Array(Domain(), { minItems: 1, maxItems: 20, uniqueItems: true })),
+    timezone: Type.Optional(Text(1, 80)),
+    retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  }),
+  output_schema: Output({
+    operation: OneOf(PROPERTY_OPERATIONS),
+    property: Type.Optional(FreeObject()),
+    properties: Type.Optional(Type.Array(FreeObject())),
+    count: Type.Optional(Count()),
+  }),
+});
+
 /** Analytics capabilities. */
-export const analyticsCapabilities = [analyticsEventsRead, analyticsStatsRead] as const;
+export const analyticsCapabilities = [
+  analyticsEventsRead,
+  analyticsStatsRead,
+  analyticsPropertyManage,
+] as const;

@@ -1,0 +1,133 @@
+/** An event as a page or a server sends it, after checking. */
+export interface IncomingEvent {
+  readonly name: string;
+  readonly url: URL | null;
+  readonly referrer: URL | null;
+  readonly category: string | null;
+  readonly source: string | null;
+  readonly outcome: string | null;
+  readonly properties: Record<string, unknown>;
+  readonly occurredAt: Date;
+}
+
+/** One problem with a sent body, in the shape of the spec's `details[]`. */
+export interface Violation {
+  readonly schema_pointer: string;
+  readonly keyword: string;
+  readonly message: string;
+}
+
+export const MAX_BATCH = 100;
+const MAX_PROPERTIES_BYTES = 2048;
+const MAX_URL_LENGTH = 2048;
+/** How far back a sender may date an event (a page that was offline, a server catching up). */
+const MAX_AGE_MS = 31 * 86_400_000;
+const MAX_FUTURE_MS = 5 * 60_000;
+
+class Invalid extends Error {
+  constructor(readonly violation: Violation) {
+    super(violation.message);
+  }
+}
+
+function fail(pointer: string, keyword: string, message: string): never {
+  throw new Invalid({ schema_pointer: pointer, keyword, message });
+}
+
+function text(value: unknown, pointer: string, max: number, required = false): string | null {
+  if (value === undefined || value === null) {
+    if (required) fail(pointer, 'required', 'is required');
+    return null;
+  }
+  if (typeof value !== 'string') fail(pointer, 'type', 'must be a string');
+  const trimmed = value.trim();
+  if (trimmed.length === 0) {
+    if (required) fail(pointer, 'minLength', 'must not be empty');
+    return null;
+  }
+  if (trimmed.length > max) fail(pointer, 'maxLength', `must be at most ${max} characters`);
+  return trimmed;
+}
+
+function url(value: unknown, pointer: string): URL | null {
+  const raw = text(value, pointer, MAX_URL_LENGTH);
+  if (raw === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    fail(pointer, 'format', 'must be an absolute http(s) URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    fail(pointer, 'format', 'must be an http(s) URL');
+  return parsed;
+}
+
+function event(value: unknown, pointer: string, now: Date): IncomingEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    fail(pointer, 'type', 'must be an object');
+  const input = value as Record<string, unknown>;
+  const properties = input.properties ?? {};
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    fail(`${pointer}/properties`, 'type', 'must be an object');
+  }
+  if (Buffer.byteLength(JSON.stringify(properties), 'utf8') > MAX_PROPERTIES_BYTES) {
+    fail(`${pointer}/properties`, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
+  }
+  let occurredAt = now;
+  if (input.occurred_at !== undefined) {
+    const raw = text(input.occurred_at, `${pointer}/occurred_at`, 40, true) as string;
+    occurredAt = new Date(raw);
+    if (Number.isNaN(occurredAt.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(raw)) {
+      fail(`${pointer}/occurred_at`, 'format', 'must be an RFC 3339 timestamp');
+    }
+    const age = now.getTime() - occurredAt.getTime();
+    if (age > MAX_AGE_MS || age < -MAX_FUTURE_MS) {
+      fail(`${pointer}/occurred_at`, 'range', 'must be within the last 31 days and not in the future');
+    }
+  }
+  return {
+    name: text(input.name, `${pointer}/name`, 120, true) as string,
+    url: url(input.url, `${pointer}/url`),
+    referrer: url(input.referrer, `${pointer}/referrer`),
+    category: text(input.category, `${pointer}/category`, 80),
+    source: text(input.source, `${pointer}/source`, 80),
+    outcome: text(input.outcome, `${pointer}/outcome`, 80),
+    properties: properties as Record<string, unknown>,
+    occurredAt,
+  };
+}
+
+/**
+ * A POST /a/events body: `{ingestion_id, ...one event}` or `{ingestion_id, events: [...]}` (1 to 100).
+ * JSON, also when sent as text/plain (what `navigator.sendBeacon` sends without a CORS preflight).
+ */
+export function parseEvents(
+  body: Uint8Array,
+  now: Date,
+): { ok: true; ingestionId: string; events: IncomingEvent[] } | { ok: false; violations: Violation[] } {
+  try {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    } catch {
+      fail('', 'json', 'the body must be a JSON object in UTF-8');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      fail('', 'type', 'must be an object');
+    const input = parsed as Record<string, unknown>;
+    const ingestionId = text(input.ingestion_id, '/ingestion_id', 64, true) as string;
+    if (input.events === undefined) return { ok: true, ingestionId, events: [event(input, '', now)] };
+    if (!Array.isArray(input.events) || input.events.length === 0 || input.events.length > MAX_BATCH) {
+      fail('/events', 'maxItems', `must be an array of 1 to ${MAX_BATCH} events`);
+    }
+    return {
+      ok: true,
+      ingestionId,
+      events: input.events.map((item, index) => event(item, `/events/${index}`, now)),
+    };
+  } catch (error) {
+    if (error instanceof Invalid) return { ok: false, violations: [error.violation] };
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+import type { CapabilityHandler } from '../define.js';
+import type { CapabilityDomain, DomainHost, DomainService } from '../domain.js';
+import { runStatement } from '../sql.js';
+import { analyticsEventsReadHandler } from './events-read.js';
+import { CORS_HEADERS, ingestion } from './ingestion.js';
+import { analyticsMigrations } from './migrations.js';
+import { analyticsPropertyManageHandler } from './property-manage.js';
+import { deleteExpiredEvents, deleteOldSalts } from './sql.js';
+import { analyticsStatsReadHandler } from './stats-read.js';
+import { TRACKER_SCRIPT } from './tracker.js';
+import { EventWriter } from './writer.js';
+
+/** Event requests per client address and minute (ANALYTICS_EVENTS_PER_MINUTE overrides it). */
+const DEFAULT_EVENTS_PER_MINUTE = 600;
+/** Room for a batch of 100 events with their properties. */
+const EVENTS_BODY_LIMIT_BYTES = 256 * 1024;
+
+function eventsPerMinute(): number {
+  const value = Number(process.env.ANALYTICS_EVENTS_PER_MINUTE);
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_EVENTS_PER_MINUTE;
+}
+
+/** Ingestion and the tracker (public routes), the event writer, and retention (hourly). */
+function start(host: DomainHost): DomainService {
+  const writer = new EventWriter(host.sql);
+  const handle = ingestion(host, writer, eventsPerMinute());
+  return {
+    routes: [
+      {
+        method: 'POST',
+        path: '/a/events',
+        bodyLimitBytes: EVENTS_BODY_LIMIT_BYTES,
+        handle,
+        openapi: {
+          summary:
+            'Send analytics events (one, or a batch of up to 100) with a property’s public ingestion id',
+          tags: ['analytics'],
+          responses: {
+            '202': { description: 'Committed: `{accepted, dropped: {bot, domain}}`' },
+            '400': { description: 'Invalid body' },
+            '404': { description: 'No active property has this ingestion id' },
+            '429': { description: 'Too many requests from this address' },
+          },
+        },
+      },
+      {
+        method: 'OPTIONS',
+        path: '/a/events',
+        handle: async () => ({ status: 204, headers: { ...CORS_HEADERS } }),
+      },
+      {
+        method: 'GET',
+        path: '/a/script.js',
+        handle: async () => ({
+          status: 200,
+          headers: {
+            'content-type': 'text/javascript; charset=utf-8',
+            'cache-control': 'public, max-age=3600',
+            'cross-origin-resource-policy': 'cross-origin',
+          },
+          body: TRACKER_SCRIPT,
+        }),
+        openapi: {
+          summary: 'The tracker script: a page view on load, window.agw(name, properties) for custom events',
+          tags: ['analytics'],
+          responses: { '200': { description: 'JavaScript (under 2 KB)' } },
+        },
+      },
+    ],
+    tasks: [
+      {
+        name: 'analytics.retention',
+        intervalMs: 60 * 60_000,
+        async run() {
+          const now = host.clock.now();
+          await runStatement(host.sql, deleteExpiredEvents, [now]);
+          await runStatement(host.sql, deleteOldSalts, [now.toISOString().slice(0, 10)]);
+        },
+      },
+    ],
+    stop: () => writer.drain(),
+  };
+}
+
+/** `analytics`: properties, cookieless event ingestion with a tracker, event reads and stats. */
+export const analyticsDomain: CapabilityDomain = {
+  name: 'analytics',
+  handlers: [
+    analyticsPropertyManageHandler,
+    analyticsEventsReadHandler,
+    analyticsStatsReadHandler,
+  ] as readonly CapabilityHandler<never>[],
+  migrations: analyticsMigrations,
+  start,
+};

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { isbot } from 'isbot';
+import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
+import { runStatement } from '../sql.js';
+import { type IncomingEvent, parseEvents } from './event-input.js';
+import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
+import { VisitorIds } from './visitor.js';
+import type { EventRow, EventWriter } from './writer.js';
+
+/** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+} as const;
+
+const PROPERTY_TTL_MS = 30_000;
+
+function answer(status: number, body: unknown, extra: Record<string, string> = {}): PublicResponse {
+  return { status, headers: { 'cache-control': 'no-store', ...CORS_HEADERS, ...extra }, body };
+}
+
+/** Whether a page's host belongs to the property: one of its domains or a subdomain of one. */
+export function hostAllowed(url: URL, domains: readonly string[]): boolean {
+  const hostname = url.hostname.toLowerCase();
+  return domains.some((domain) => {
+    const wanted = domain.toLowerCase();
+    if (wanted.includes(':')) return url.host.toLowerCase() === wanted;
+    return hostname === wanted || hostname.endsWith(`.${wanted}`);
+  });
+}
+
+/**
+ * POST /a/events: checks the body, finds the property by its public id (cached for 30 s), drops bots
+ * (a page view from a crawler) and pages outside the property's domains, turns each event into a row
+ * without the client address, and answers 202 once the rows are committed (see EventWriter).
+ */
+export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute: number) {
+  const visitors = new VisitorIds(host.sql);
+  const properties = new Map<string, { row: PropertyRow | undefined; until: number }>();
+
+  async function propertyOf(ingestionId: string): Promise<PropertyRow | undefined> {
+    const cached = properties.get(ingestionId);
+    if (cached !== undefined && cached.until > Date.now()) return cached.row;
+    const { rows } = await runStatement<PropertyRow>(host.sql, selectPropertyByIngestionId, [ingestionId]);
+    if (properties.size > 10_000) properties.clear();
+    properties.set(ingestionId, { row: rows[0], until: Date.now() + PROPERTY_TTL_MS });
+    return rows[0];
+  }
+
+  async function row(
+    property: PropertyRow,
+    event: IncomingEvent,
+    request: PublicRequest,
+    now: Date,
+  ): Promise<EventRow> {
+    const userAgent = request.headers['user-agent'] ?? '';
+    const referrer =
+      event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : null;
+    return [
+      randomUUID(),
+      property.organization_id,
+      property.id,
+      event.occurredAt,
+      now,
+      event.name,
+      event.category,
+      event.source,
+      event.outcome,
+      event.url?.hostname ?? null,
+      event.url?.pathname ?? null,
+      referrer,
+      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, now) : null,
+      JSON.stringify(event.properties),
+    ];
+  }
+
+  return async function handle(request: PublicRequest): Promise<PublicResponse> {
+    const limit = await host.rateLimit(`analytics.events:${request.clientAddress}`, eventsPerMinute, 60);
+    if (!limit.allowed) {
+      return answer(
+        429,
+        {
+          error: {
+            code: 'rate_limited',
+            message: 'Too many event requests from this address.',
+            retryable: true,
+          },
+        },
+        { 'retry-after': String(limit.retryAfterSeconds) },
+      );
+    }
+    const now = host.clock.now();
+    const parsed = parseEvents(request.body, now);
+    if (!parsed.ok) {
+      return answer(400, {
+        error: {
+          code: 'validation_failed',
+          message: `${parsed.violations[0]?.schema_pointer || 'body'} ${parsed.violations[0]?.message}`,
+          retryable: false,
+          details: parsed.violations,
+          request_id: request.requestId,
+        },
+      });
+    }
+    const property = await propertyOf(parsed.ingestionId);
+    if (property === undefined) {
+      return answer(404, {
+        error: {
+          code: 'not_found',
+          message: 'No active analytics property has this ingestion_id.',
+          retryable: false,
+        },
+      });
+    }
+    const userAgent = request.headers['user-agent'] ?? '';
+    const dropped = { bot: 0, domain: 0 };
+    const rows: EventRow[] = [];
+    for (const event of parsed.events) {
+      // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
+      if (event.url !== null && (userAgent === '' || isbot(userAgent))) dropped.bot += 1;
+      else if (event.url !== null && !hostAllowed(event.url, property.domains)) dropped.domain += 1;
+      else rows.push(await row(property, event, request, now));
+    }
+    if (rows.length > 0) await writer.write(rows);
+    return answer(202, { accepted: rows.length, dropped });
+  };
+}

@@ -1,0 +1,110 @@
+import type { SqlStatement } from '../sql.js';
+
+export interface PropertyRow {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly name: string;
+  readonly domains: string[];
+  readonly timezone: string;
+  readonly ingestion_id: string;
+  readonly retention_days: number;
+  readonly archived_at: Date | null;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+const PROPERTY_COLUMNS =
+  'id, organization_id, name, domains, timezone, ingestion_id, retention_days, archived_at, created_at, updated_at';
+
+/** $1 organization, $2 id. */
+export const selectProperty: SqlStatement = {
+  name: 'analytics.property.select',
+  text: `select ${PROPERTY_COLUMNS} from analytics_properties where organization_id = $1 and id = $2`,
+};
+
+/** The organization's properties, oldest first. $1 organization, $2 include archived. */
+export const selectProperties: SqlStatement = {
+  name: 'analytics.property.select_all',
+  text: `select ${PROPERTY_COLUMNS} from analytics_properties
+where organization_id = $1 and ($2::boolean or archived_at is null) order by created_at, id`,
+};
+
+/** An active property by its public ingestion id (gateway role: ingestion knows no tenant yet). $1 id. */
+export const selectPropertyByIngestionId: SqlStatement = {
+  name: 'analytics.property.select_by_ingestion_id',
+  text: `select ${PROPERTY_COLUMNS} from analytics_properties where ingestion_id = $1 and archived_at is null`,
+};
+
+/** $1 id, $2 organization, $3 name, $4 domains (json text), $5 timezone, $6 ingestion id, $7 retention, $8 now. */
+export const insertProperty: SqlStatement = {
+  name: 'analytics.property.insert',
+  text: `insert into analytics_properties (id, organization_id, name, domains, timezone, ingestion_id, retention_days,
+  created_at, updated_at)
+values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $8)
+returning ${PROPERTY_COLUMNS}`,
+};
+
+/** $1 organization, $2 id, $3 name, $4 domains (json text), $5 timezone, $6 retention, $7 archived_at, $8 now. */
+export const updateProperty: SqlStatement = {
+  name: 'analytics.property.update',
+  text: `update analytics_properties set name = $3, domains = $4::jsonb, timezone = $5, retention_days = $6,
+  archived_at = $7, updated_at = $8
+where organization_id = $1 and id = $2
+returning ${PROPERTY_COLUMNS}`,
+};
+
+/** Today's salt, made by whichever process asks first. $1 day, $2 a new random salt. */
+export const upsertSalt: SqlStatement = {
+  name: 'analytics.salt.upsert',
+  text: `insert into analytics_salts (day, salt) values ($1, $2) on conflict (day) do nothing`,
+};
+
+/** $1 day. */
+export const selectSalt: SqlStatement = {
+  name: 'analytics.salt.select',
+  text: 'select salt from analytics_salts where day = $1',
+};
+
+/** Salts older than yesterday: with them gone, no visitor id can be recomputed. $1 today. */
+export const deleteOldSalts: SqlStatement = {
+  name: 'analytics.salt.delete_old',
+  text: `delete from analytics_salts where day < $1::date - 1`,
+};
+
+/** Events past each property's retention, at most 10 000 per run. $1 now. */
+export const deleteExpiredEvents: SqlStatement = {
+  name: 'analytics.events.delete_expired',
+  text: `delete from analytics_events where id in (
+  select e.id from analytics_events e join analytics_properties p on p.id = e.property_id
+  where e.occurred_at < $1::timestamptz - make_interval(days => p.retention_days)
+  limit 10000)`,
+};
+
+/** The columns of one stored event, in the order the batch insert writes them. */
+export const EVENT_COLUMNS = [
+  'id',
+  'organization_id',
+  'property_id',
+  'occurred_at',
+  'received_at',
+  'name',
+  'category',
+  'source',
+  'outcome',
+  'host',
+  'path',
+  'referrer_host',
+  'visitor_id',
+  'properties',
+] as const;
+
+/** One multi-row INSERT of `rows` events (parameters in EVENT_COLUMNS order, row after row). */
+export function insertEventsText(rows: number): string {
+  const width = EVENT_COLUMNS.length;
+  const values = Array.from(
+    { length: rows },
+    (_, row) =>
+      `(${EVENT_COLUMNS.map((column, index) => `$${row * width + index + 1}${column === 'properties' ? '::jsonb' : ''}`).join(', ')})`,
+  );
+  return `insert into analytics_events (${EVENT_COLUMNS.join(', ')}) values ${values.join(', ')}`;
+}

@@ -1,0 +1,41 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SqlDatabase } from '../sql.js';
+import { runStatement } from '../sql.js';
+import { selectSalt, upsertSalt } from './sql.js';
+
+/**
+ * Visitor ids without cookies and without keeping an address: sha256 of the day's random salt, the
+ * property, the client address and the user agent, cut to 16 bytes. The salt is shared by every
+ * gateway process through the database (the first to ask makes it) and deleted the day after, so an
+ * id cannot be recomputed later and a visitor is not followed across days.
+ */
+export class VisitorIds {
+  #day = '';
+  #salt: Promise<string> | undefined;
+
+  constructor(private readonly sql: SqlDatabase) {}
+
+  async of(propertyId: string, address: string, userAgent: string, now: Date): Promise<string> {
+    const salt = await this.#saltOf(now.toISOString().slice(0, 10));
+    return createHash('sha256')
+      .update(`${salt}\u0000${propertyId}\u0000${address}\u0000${userAgent}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
+
+  #saltOf(day: string): Promise<string> {
+    if (day !== this.#day || this.#salt === undefined) {
+      this.#day = day;
+      this.#salt = (async () => {
+        await runStatement(this.sql, upsertSalt, [day, randomBytes(32).toString('hex')]);
+        const { rows } = await runStatement<{ salt: string }>(this.sql, selectSalt, [day]);
+        return (rows[0] as { salt: string }).salt;
+      })();
+      // A failed read is retried by the next event, not remembered.
+      this.#salt.catch(() => {
+        this.#salt = undefined;
+      });
+    }
+    return this.#salt;
+  }
+}
