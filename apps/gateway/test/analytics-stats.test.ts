@@ -80,6 +80,12 @@ function generateWeek(): Sent[] {
   return sent;
 }
 
+interface IngestionAnswer {
+  readonly accepted?: number;
+  readonly dropped?: { bot: number; domain: number };
+  readonly error?: { code: string; details: { schema_pointer: string }[] };
+}
+
 async function send(body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${gateway.url}/a/events`, {
     method: 'POST',
@@ -89,7 +95,7 @@ async function send(body: unknown, headers: Record<string, string> = {}) {
   return {
     status: response.status,
     headers: response.headers,
-    body: (await response.json()) as Record<string, any>,
+    body: (await response.json()) as IngestionAnswer,
   };
 }
 
@@ -229,7 +235,7 @@ describe('what ingestion refuses or drops', () => {
     expect(foreign.body).toEqual({ accepted: 0, dropped: { bot: 0, domain: 1 } });
     const unnamed = await send({ ingestion_id: ingestionId, url: 'https://shop.example/' });
     expect(unnamed).toMatchObject({ status: 400, body: { error: { code: 'validation_failed' } } });
-    expect(unnamed.body.error.details[0].schema_pointer).toBe('/name');
+    expect(unnamed.body.error?.details[0]?.schema_pointer).toBe('/name');
     const tooMany = await send({
       ingestion_id: ingestionId,
       events: Array.from({ length: 101 }, () => ({ name: 'x' })),

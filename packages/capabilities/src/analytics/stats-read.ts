@@ -1,15 +1,7 @@
 import { defineCapabilityHandler } from '../define.js';
 import { type EventRow, eventRecord } from './events-read.js';
 import { analyticsContract, propertyToRead, refuse, windowOf } from './property.js';
-import {
-  ERRORS,
-  EVENTS_BY_NAME,
-  SERIES,
-  TOP_PAGES,
-  TOP_REFERRERS,
-  TOTALS,
-  VISIT_TOTALS,
-} from './stats-sql.js';
+import { ERRORS, EVENTS_BY_NAME, SERIES, TOP_PAGES, TOTALS, VISITS_BY_REFERRER } from './stats-sql.js';
 
 interface StatsInput {
   readonly property_id?: string;
@@ -51,8 +43,14 @@ export const analyticsStatsReadHandler = defineCapabilityHandler<StatsInput, unk
     const [totals] = (
       await query<{ events: number; pageviews: number; errors: number; visitors: number }>(TOTALS)
     ).rows;
-    const [visits] = (await query<{ visits: number; bounces: number; average_seconds: number }>(VISIT_TOTALS))
-      .rows;
+    const referrers = (
+      await query<{ referrer: string; visits: number; visitors: number; bounces: number; seconds: number }>(
+        VISITS_BY_REFERRER,
+      )
+    ).rows;
+    const visitCount = referrers.reduce((sum, row) => sum + row.visits, 0);
+    const bounces = referrers.reduce((sum, row) => sum + row.bounces, 0);
+    const seconds = referrers.reduce((sum, row) => sum + row.seconds, 0);
     const sampleLimit = input.sample_limit ?? 100;
     const sample = (await query<EventRow>(SAMPLE, [sampleLimit])).rows.map(eventRecord);
     const series = (
@@ -65,7 +63,6 @@ export const analyticsStatsReadHandler = defineCapabilityHandler<StatsInput, unk
         errors: number;
       }>(SERIES, [granularity, property.timezone])
     ).rows.map((bucket) => ({ ...bucket, start: new Date(bucket.start).toISOString() }));
-    const visitCount = visits?.visits ?? 0;
     return {
       window: {
         from: from.toISOString(),
@@ -80,12 +77,14 @@ export const analyticsStatsReadHandler = defineCapabilityHandler<StatsInput, unk
         pageviews: totals?.pageviews ?? 0,
         events: totals?.events ?? 0,
         errors: totals?.errors ?? 0,
-        bounce_rate:
-          visitCount === 0 ? 0 : Math.round(((visits?.bounces ?? 0) / visitCount) * 10_000) / 10_000,
-        visit_duration_seconds: Math.round(visits?.average_seconds ?? 0),
+        bounce_rate: visitCount === 0 ? 0 : Math.round((bounces / visitCount) * 10_000) / 10_000,
+        visit_duration_seconds: visitCount === 0 ? 0 : Math.round(seconds / visitCount),
       },
       top_pages: (await query(TOP_PAGES, [input.limit_pages ?? 10])).rows,
-      top_referrers: (await query(TOP_REFERRERS, [input.limit_referrers ?? 10])).rows,
+      top_referrers: referrers
+        .sort((a, b) => b.visits - a.visits || (a.referrer < b.referrer ? -1 : 1))
+        .slice(0, input.limit_referrers ?? 10)
+        .map(({ referrer, visits, visitors }) => ({ referrer, visits, visitors })),
       events_by_name: (await query(EVENTS_BY_NAME, [input.limit_events ?? 10])).rows,
       errors: (await query<{ last_at: Date }>(ERRORS, [input.limit_events ?? 10])).rows.map((row) => ({
         ...row,

@@ -31,16 +31,15 @@ const VISITS = `with marked as (
   from numbered group by visitor_id, visit
 )`;
 
-export const VISIT_TOTALS = `${VISITS}
-select count(*)::int as visits, count(*) filter (where events = 1)::int as bounces,
-  coalesce(avg(seconds), 0)::float8 as average_seconds
-from visits`;
-
-/** $5 limit. */
-export const TOP_REFERRERS = `${VISITS}
+/**
+ * Visits per referring host of their first event (`(direct)` without one), with their bounces and
+ * summed lengths: the totals and the top referrers both come from these rows, so visits are computed once.
+ */
+export const VISITS_BY_REFERRER = `${VISITS}
 select coalesce(entry_referrer, '(direct)') as referrer, count(*)::int as visits,
-  count(distinct visitor_id)::int as visitors
-from visits group by 1 order by visits desc, referrer limit $5`;
+  count(distinct visitor_id)::int as visitors, count(*) filter (where events = 1)::int as bounces,
+  coalesce(sum(seconds), 0)::float8 as seconds
+from visits group by 1`;
 
 /** $5 limit. */
 export const TOP_PAGES = `select coalesce(path, '/') as path, count(*)::int as pageviews,
