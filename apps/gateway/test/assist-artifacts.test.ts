@@ -3,24 +3,13 @@
 // earlier version, archive it out of the list; concurrent saves never lose or repeat a version number;
 // another organization sees none of it; bad content is refused at its field.
 
-import { GatewayError } from '@agw/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient } from './helpers/billing.js';
+import { billingClient, refusal } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 
 const gateway = useGateway();
 let agent: ReturnType<typeof billingClient>;
 let other: ReturnType<typeof billingClient>;
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 beforeAll(async () => {
   agent = billingClient(gateway, (await approvedInstallation(gateway, '10')).key);

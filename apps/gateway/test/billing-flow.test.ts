@@ -3,9 +3,9 @@
 // partial payment, overpayment refused naming the balance, payment → paid; list/search; credit note,
 // void with approval, reminders; another organization sees none of it.
 
-import { GatewayError } from '@agw/client';
+import type { GatewayError } from '@agw/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient } from './helpers/billing.js';
+import { billingClient, refusal } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 
@@ -16,16 +16,6 @@ let customerId: string;
 let profileId: string;
 const year = new Date().getUTCFullYear();
 const today = new Date().toISOString().slice(0, 10);
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 beforeAll(async () => {
   const installation = await approvedInstallation(gateway, '100');

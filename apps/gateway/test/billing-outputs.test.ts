@@ -9,9 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { GatewayError } from '@agw/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient } from './helpers/billing.js';
+import { billingClient, refusal } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
@@ -22,16 +21,6 @@ let other: ReturnType<typeof billingClient>;
 let publicBuyerId: string;
 let businessBuyerId: string;
 const today = new Date().toISOString().slice(0, 10);
-
-async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** Runs `tool` on `bytes` written to a temporary file; answers its stdout. */
 async function onFile(bytes: Buffer, tool: string, args: (file: string) => string[]): Promise<string> {

@@ -1,4 +1,4 @@
-import { createClient, type GatewayClient } from '@agw/client';
+import { createClient, type GatewayClient, GatewayError } from '@agw/client';
 import { createAdminClient } from '@agw/client/admin';
 import {
   type CapabilityId,
@@ -37,4 +37,15 @@ export function billingClient(gateway: GatewayFixture, apiKey: string) {
     return (answer as { result: CapabilityIO[Id]['output'] }).result;
   }
   return { client, run };
+}
+
+/** The GatewayError a call ends with; fails the test when it succeeds or throws anything else. */
+export async function refusal(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof GatewayError) return error;
+    throw error;
+  }
+  throw new Error('expected a refusal');
 }

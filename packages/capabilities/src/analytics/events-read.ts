@@ -1,5 +1,6 @@
+import { contractOf } from '../contract-of.js';
 import { defineCapabilityHandler } from '../define.js';
-import { analyticsContract, propertyToRead, windowOf } from './property.js';
+import { propertyToRead, windowOf } from './property.js';
 
 interface EventsInput {
   readonly property_id?: string;
@@ -65,7 +66,7 @@ export function eventRecord(row: EventRow) {
  * `truncated` says more events matched than `limit` (default 100).
  */
 export const analyticsEventsReadHandler = defineCapabilityHandler<EventsInput, unknown>({
-  contract: analyticsContract('analytics.events.read'),
+  contract: contractOf('analytics.events.read'),
   async handle(input, ctx) {
     const property = await propertyToRead(ctx, input.property_id);
     const { from, to } = windowOf(ctx, input);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { contractOf } from '../contract-of.js';
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { analyticsContract, propertyRecord, refuse } from './property.js';
+import { propertyRecord, refuse } from './property.js';
 import { insertProperty, type PropertyRow, selectProperties, selectProperty, updateProperty } from './sql.js';
 
 interface ManageInput {
@@ -34,7 +35,7 @@ function ingestionId(): string {
  * stops within 30 s; its events stay readable until retention deletes them).
  */
 export const analyticsPropertyManageHandler = defineCapabilityHandler<ManageInput, unknown>({
-  contract: analyticsContract('analytics.property.manage'),
+  contract: contractOf('analytics.property.manage'),
   async handle(input, ctx) {
     const org = ctx.organizationId;
     if (input.operation === 'list') {

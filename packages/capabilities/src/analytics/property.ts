@@ -1,14 +1,6 @@
-import { type CapabilityContract, findCapabilityContract } from '@agw/contracts';
 import { type CapabilityContext, CapabilityError } from '../define.js';
 import { runStatement } from '../sql.js';
 import { type PropertyRow, selectProperties, selectProperty } from './sql.js';
-
-/** The contract of an analytics capability (throws at import when the contracts package lacks it). */
-export function analyticsContract(id: string): CapabilityContract {
-  const contract = findCapabilityContract(id, '1.0.0');
-  if (!contract) throw new Error(`contracts package lacks ${id}`);
-  return contract;
-}
 
 export function refuse(pointer: string, message: string): never {
   throw new CapabilityError('validation_failed', `${pointer} ${message}`, [

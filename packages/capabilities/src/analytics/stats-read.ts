@@ -1,6 +1,7 @@
+import { contractOf } from '../contract-of.js';
 import { defineCapabilityHandler } from '../define.js';
 import { type EventRow, eventRecord } from './events-read.js';
-import { analyticsContract, propertyToRead, refuse, windowOf } from './property.js';
+import { propertyToRead, refuse, windowOf } from './property.js';
 import { ERRORS, EVENTS_BY_NAME, SERIES, TOP_PAGES, TOTALS, VISITS_BY_REFERRER } from './stats-sql.js';
 
 interface StatsInput {
@@ -29,7 +30,7 @@ const MAX_HOURLY_WINDOW_MS = 31 * 86_400_000;
  * in docs/analytics.md.
  */
 export const analyticsStatsReadHandler = defineCapabilityHandler<StatsInput, unknown>({
-  contract: analyticsContract('analytics.stats.read'),
+  contract: contractOf('analytics.stats.read'),
   async handle(input, ctx) {
     const property = await propertyToRead(ctx, input.property_id);
     const { from, to } = windowOf(ctx, input);

@@ -1,6 +1,7 @@
+import { contractOf } from '../contract-of.js';
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { artifactNotFound, assistContract } from './contract.js';
+import { artifactNotFound } from './contract.js';
 import { artifactRecord } from './records.js';
 import { type ArtifactRow, selectArtifactForUpdate, setArchived } from './sql.js';
 
@@ -13,7 +14,7 @@ export const assistArtifactArchiveHandler = defineCapabilityHandler<
   { artifact_id: string; archived?: boolean },
   unknown
 >({
-  contract: assistContract('assist.artifact.archive'),
+  contract: contractOf('assist.artifact.archive'),
   async handle(input, ctx) {
     const archive = input.archived ?? true;
     const current = (

@@ -1,6 +1,6 @@
+import { contractOf } from '../contract-of.js';
 import { defineCapabilityHandler } from '../define.js';
 import { searchQuery } from '../text-search.js';
-import { assistContract } from './contract.js';
 import { artifactRecord } from './records.js';
 import { type ArtifactRow, LIST_ARTIFACTS } from './sql.js';
 
@@ -20,7 +20,7 @@ interface ListInput {
  * `include_archived`, content only with `include_content`.
  */
 export const assistArtifactListHandler = defineCapabilityHandler<ListInput, unknown>({
-  contract: assistContract('assist.artifact.list'),
+  contract: contractOf('assist.artifact.list'),
   async handle(input, ctx) {
     const limit = input.limit ?? 20;
     const offset = input.offset ?? 0;

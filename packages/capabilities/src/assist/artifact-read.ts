@@ -1,6 +1,7 @@
+import { contractOf } from '../contract-of.js';
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { artifactNotFound, assistContract } from './contract.js';
+import { artifactNotFound } from './contract.js';
 import { artifactRecord, versionRecord } from './records.js';
 import { type ArtifactRow, selectArtifact, selectVersion, selectVersions, type VersionRow } from './sql.js';
 
@@ -17,7 +18,7 @@ interface ReadInput {
  * versions without their content (read one with `version`).
  */
 export const assistArtifactReadHandler = defineCapabilityHandler<ReadInput, unknown>({
-  contract: assistContract('assist.artifact.read'),
+  contract: contractOf('assist.artifact.read'),
   async handle(input, ctx) {
     const org = ctx.organizationId;
     const row = (await runStatement<ArtifactRow>(ctx.sql, selectArtifact, [org, input.artifact_id])).rows[0];

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { MAX_ARTIFACT_CONTENT_BYTES } from '@agw/contracts';
+import { contractOf } from '../contract-of.js';
 import { type CapabilityContext, CapabilityError, defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { artifactNotFound, assistContract } from './contract.js';
+import { artifactNotFound } from './contract.js';
 import { artifactRecord, versionRecord } from './records.js';
 import {
   type ArtifactRow,
@@ -63,7 +64,7 @@ function checkInput(input: SaveInput, format: string): { size: number; metadata:
  * so concurrent saves of one artifact number their versions one after the other, none lost.
  */
 export const assistArtifactSaveHandler = defineCapabilityHandler<SaveInput, unknown>({
-  contract: assistContract('assist.artifact.save'),
+  contract: contractOf('assist.artifact.save'),
   async handle(input, ctx) {
     const org = ctx.organizationId;
     const sha256 = createHash('sha256').update(input.content, 'utf8').digest('hex');

@@ -1,14 +1,8 @@
-import { type CapabilityContract, findCapabilityContract } from '@agw/contracts';
 import { CapabilityError } from '../define.js';
 import { toNumber } from './money.js';
 import type { BillingDocumentRow, BillingLineRow, BillingPaymentRow } from './records.js';
 
-/** The contract of a billing capability (throws at import when the contracts package lacks it). */
-export function billingContract(id: string): CapabilityContract {
-  const contract = findCapabilityContract(id, '1.0.0');
-  if (!contract) throw new Error(`contracts package lacks ${id}`);
-  return contract;
-}
+export { contractOf as billingContract } from '../contract-of.js';
 
 export function notFound(what: string, id: string): never {
   throw new CapabilityError('not_found', `No ${what} ${id} in this organization.`);

@@ -1,14 +1,7 @@
-import type { CapabilityContract } from '@agw/contracts';
-import { findCapabilityContract } from '@agw/contracts';
 import { type CapabilityContext, CapabilityError } from '../define.js';
 import { isTimeZone } from './slots.js';
 
-/** The contract of a calendar capability (the contracts package must have it). */
-export function calendarContract(id: string): CapabilityContract {
-  const contract = findCapabilityContract(id, '1.0.0');
-  if (!contract) throw new Error(`contracts package lacks ${id}`);
-  return contract;
-}
+export { contractOf as calendarContract } from '../contract-of.js';
 
 /** Refuses the run with one violation at `/params/<field>`. */
 export function invalid(field: string, message: string): never {
