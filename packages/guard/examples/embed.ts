@@ -1,8 +1,7 @@
 // Embedding the guard chain in a plain async function, with the in-memory ports.
 // Run it: `npx tsx --conditions=@agw/source packages/guard/examples/embed.ts` (from the repo root).
-import { errorCodes } from '@agw/contracts';
+import { type ErrorCode, errorCodes } from '@agw/contracts';
 import {
-  type ChainRun,
   createAjvSchemaValidator,
   createMemoryApprovalStore,
   createMemoryAuditSink,
@@ -13,6 +12,7 @@ import {
   createStandardChain,
   createStaticEgressPolicy,
   type GuardCapability,
+  type Refusal,
   systemClock,
 } from '@agw/guard';
 
@@ -64,29 +64,25 @@ export function createDemo() {
   });
   wallet.credit(ids.organization_id, '1');
 
-  /** One invoke: check phase, handler, settle phase. Returns an HTTP-like status and body. */
+  /** One invoke: admission (guards 1–6), then the handler between audit, billing, egress and settle. */
   async function invoke(authorization: string, params: unknown, idempotencyKey: string) {
-    const run: ChainRun = await chain.run({ authorization, capability: greet, params, idempotencyKey });
-    if (run.outcome !== 'pass') {
-      const settlement = await chain.settle(run);
-      if (run.outcome === 'challenge') {
-        return {
-          status: 200,
-          body: { status: 'pending_approval', approval: run.decision.approval, audit_id: settlement.auditId },
-        };
-      }
-      const code = run.outcome === 'deny' ? run.decision.code : run.code;
-      const message = run.outcome === 'deny' ? run.decision.message : 'Internal error.';
-      const { status, retryable } = errorCodes[code];
-      return { status, body: { error: { code, message, retryable, audit_id: settlement.auditId } } };
+    const admission = await chain.admit({ authorization, capability: greet, params, idempotencyKey });
+    // A refusal or challenge comes back settled (audited): answer it, there is nothing left to run.
+    if (admission.outcome !== 'admitted') return answerRefusal(admission);
+    const executed = await admission.execute(({ principal }) => ({
+      greeting: `Hello, ${(params as { name: string }).name}!`, // the handler
+      installation: principal.installation_id,
+    }));
+    if (executed.outcome === 'failed') {
+      return errorAnswer(executed.failure.code, 'The handler failed.', executed.settlement.auditId);
     }
-    const result = { greeting: `Hello, ${(params as { name: string }).name}!` }; // the handler
-    const settlement = await chain.settle(run, { status: 'succeeded' });
+    if (executed.outcome !== 'succeeded') return answerRefusal(executed);
+    const { settlement } = executed;
     return {
       status: 200,
       body: {
         status: 'succeeded',
-        result,
+        result: executed.value,
         audit_id: settlement.auditId,
         cost: { credits: settlement.chargedCredits },
       },
@@ -94,6 +90,24 @@ export function createDemo() {
   }
 
   return { invoke, token, wallet, audit };
+}
+
+/** A settled refusal as an HTTP-like answer: a challenge is a 200 `pending_approval`, the rest errors. */
+function answerRefusal(refusal: Refusal) {
+  const auditId = refusal.settlement.auditId;
+  if (refusal.outcome === 'challenge') {
+    return {
+      status: 200,
+      body: { status: 'pending_approval', approval: refusal.decision.approval, audit_id: auditId },
+    };
+  }
+  if (refusal.outcome === 'fault') return errorAnswer(refusal.code, 'Internal error.', auditId);
+  return errorAnswer(refusal.decision.code, refusal.decision.message, auditId);
+}
+
+function errorAnswer(code: ErrorCode, message: string, auditId: string | undefined) {
+  const { status, retryable } = errorCodes[code];
+  return { status, body: { error: { code, message, retryable, audit_id: auditId } } };
 }
 
 /** Runs three invokes and returns what happened, one line each. */

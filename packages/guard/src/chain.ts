@@ -1,21 +1,29 @@
 import { performance } from 'node:perf_hooks';
 import type { ErrorCode } from '@agw/contracts';
+import type { CheckedRun, PassedRun, StoppedRun } from './checked.js';
 import { type FaultCode, GuardConfigError, GuardDenied, GuardFault, toError } from './errors.js';
 import {
-  type ChallengeDecision,
-  type DenyDecision,
   type Guard,
   type GuardContext,
   type GuardDecision,
   type GuardFacts,
-  type GuardMode,
   type GuardName,
-  type GuardRequest,
   guardOrder,
   isGuardName,
+  type Principal,
   type TraceEntry,
 } from './guard.js';
-import { type Execution, type Settlement, settleRun } from './settle.js';
+import type {
+  Deferral,
+  DeferredRun,
+  Executed,
+  ExecuteOptions,
+  ExecutionContext,
+  GuardChain,
+  HandlerFailure,
+  Refusal,
+} from './outcomes.js';
+import { type RunResult, type Settlement, settleRun } from './settle.js';
 
 /** Guards that may run in shadow mode: the ones whose rules roll out gradually. */
 export const shadowableGuards = ['policy', 'billing', 'egress'] as const satisfies readonly GuardName[];
@@ -26,103 +34,45 @@ export interface GuardChainOptions {
   readonly shadow?: readonly GuardName[];
 }
 
-/** Options of one run. */
-export interface RunOptions {
-  /** `dry_run` runs up to and including `policy` and tells guards to change no state. Default `invoke`. */
-  readonly mode?: GuardMode;
-  /** The last guard to run (inclusive); the run stops after it. */
-  readonly until?: GuardName;
-  /** Facts known before the chain starts (e.g. a principal resolved elsewhere). */
-  readonly facts?: GuardFacts;
-}
-
-interface RunBase {
-  /** The context after the last guard that ran: request, merged facts, mode. */
-  readonly context: GuardContext;
-  /** Every decision so far, in order, denials and faults included. */
-  readonly trace: readonly TraceEntry[];
-}
-
-/** The result of a run: it passed every guard it ran, or one guard stopped it. */
-export type ChainRun =
-  | (RunBase & { readonly outcome: 'pass' })
-  | (RunBase & { readonly outcome: 'deny'; readonly guard: GuardName; readonly decision: DenyDecision })
-  | (RunBase & {
-      readonly outcome: 'challenge';
-      readonly guard: GuardName;
-      readonly decision: ChallengeDecision;
-    })
-  | (RunBase & {
-      readonly outcome: 'fault';
-      readonly guard: GuardName;
-      readonly code: FaultCode;
-      readonly error: Error;
-    });
-
-/** A built chain. */
-export interface GuardChain {
-  /** The guards in the order they run. */
-  readonly names: readonly GuardName[];
-  /** Runs the check phase; stops at the first non-pass decision. Never rejects for a guard's fault. */
-  run(request: GuardRequest, options?: RunOptions): Promise<ChainRun>;
-  /** Continues a passed run with the guards after where it stopped (e.g. after an idempotency claim). */
-  resume(previous: ChainRun, options?: { readonly until?: GuardName }): Promise<ChainRun>;
-  /**
-   * The settle phase, once per run: every guard's `settle` hook in reverse order (audit sees billing's
-   * charge). Pass the handler's `execution` for a passed invoke. Throws a {@link SettleFault} if a hook
-   * failed, after running the others, so a caller cannot commit a result that was not recorded.
-   */
-  settle(run: ChainRun, execution?: Execution): Promise<Settlement>;
-  /**
-   * The JSON-safe state of a passed invoke run, to continue it later (a long-running job, possibly in
-   * another process after a restart). Holds no credentials: `authorization` and `approvalToken` are
-   * dropped (the guards that needed them already ran).
-   */
-  snapshot(run: ChainRun): RunSnapshot;
-  /**
-   * A passed run rebuilt from {@link GuardChain.snapshot}: `resume` continues after `snapshot.after`,
-   * and it settles once like any run. The chain trusts the snapshot, so pass only what `snapshot`
-   * returned and your own storage kept.
-   */
-  restore(snapshot: RunSnapshot): ChainRun;
-}
-
-/** A passed invoke run at rest: see {@link GuardChain.snapshot}. */
-export interface RunSnapshot {
-  readonly request: GuardRequest;
-  readonly facts: GuardFacts;
-  readonly trace: readonly TraceEntry[];
-  /** The last guard that ran. */
-  readonly after: GuardName;
-}
-
-/** Where each run stopped, so `resume` continues from there and rejects foreign runs. */
-interface RunPosition {
-  readonly lastIndex: number;
-}
-
 /**
  * Builds a guard chain. Validates at build time that every guard is a guard, that names are known and
- * unique, and that they come in the canonical order of {@link guardOrder} (a subset is allowed).
+ * unique, and that they come in the canonical order of {@link guardOrder} (a subset is allowed). Its
+ * runs' `principal` is whatever `installation_key` resolved, if that guard is in the chain.
  * @example
- * const chain = createGuardChain([installationKeyGuard({ keys }), scopesGuard()]);
- * const run = await chain.run({ authorization, capability, params });
+ * const chain = createGuardChain([installationKeyGuard({ keys, clock }), scopesGuard()]);
+ * const admission = await chain.admit({ authorization, capability, params });
  */
-export function createGuardChain(guards: readonly Guard[], options: GuardChainOptions = {}): GuardChain {
+export function createGuardChain(
+  guards: readonly Guard[],
+  options: GuardChainOptions = {},
+): GuardChain<Principal | undefined> {
+  return buildChain(guards, options, (facts) => facts.principal);
+}
+
+const policyIndex = guardOrder.indexOf('policy');
+const billingIndex = guardOrder.indexOf('billing');
+const lastIndex = guardOrder.length - 1;
+
+/**
+ * The chain behind {@link createGuardChain} and `createStandardChain`: `principalOf` types the
+ * principal of a passed run (the standard chain always has `installation_key`, so always a principal).
+ * @internal
+ */
+export function buildChain<P>(
+  guards: readonly Guard[],
+  options: GuardChainOptions,
+  principalOf: (facts: GuardFacts) => P,
+): GuardChain<P> {
   const ordered = validateGuards(guards);
   const shadow = validateShadow(options.shadow ?? [], ordered);
-  const positions = new WeakMap<ChainRun, RunPosition>();
-  const settled = new WeakSet<ChainRun>();
-  // A resumed run lives on in the run resume returned; it must not be resumed or settled again.
-  const resumed = new WeakSet<ChainRun>();
 
-  async function execute(
+  /** Runs the checks of the guards from `startIndex` to `endIndex` of `guardOrder`; stops at a non-pass. */
+  async function check(
     context: GuardContext,
     startIndex: number,
-    until: GuardName | undefined,
+    endIndex: number,
     traceSoFar: readonly TraceEntry[],
-  ): Promise<ChainRun> {
-    const endIndex = lastIndexFor(context.mode, until);
+  ): Promise<CheckedRun> {
     const trace = [...traceSoFar];
     let current = context;
     for (const guard of ordered) {
@@ -153,59 +103,128 @@ export function createGuardChain(guards: readonly Guard[], options: GuardChainOp
         ? { ...base, outcome: 'deny', decision }
         : { ...base, outcome: 'challenge', decision };
     }
-    const run: ChainRun = { outcome: 'pass', context: { ...current, trace: [...trace] }, trace };
-    positions.set(run, { lastIndex: endIndex });
-    return run;
+    return { outcome: 'pass', context: { ...current, trace: [...trace] }, trace, lastIndex: endIndex };
+  }
+
+  const settle = (run: CheckedRun, result?: RunResult) =>
+    settleRun({ run, execution: result, guards: ordered });
+
+  async function refuse(run: StoppedRun): Promise<Refusal> {
+    const settlement = await settle(run);
+    const base = { guard: run.guard, facts: run.context.facts, trace: run.trace, settlement };
+    if (run.outcome === 'fault') return { ...base, outcome: 'fault', code: run.code, error: run.error };
+    return run.outcome === 'deny'
+      ? { ...base, outcome: 'deny', decision: run.decision }
+      : { ...base, outcome: 'challenge', decision: run.decision };
+  }
+
+  /** The one way to continue a passed run. One flag makes it settle once, whichever method is called. */
+  function executable(passed: PassedRun) {
+    let settling = false;
+    const claim = () => {
+      if (settling) throw new GuardConfigError('This run was already executed, deferred or failed.');
+      settling = true;
+    };
+    const principal = principalOf(passed.context.facts);
+
+    async function execute<T, F extends { readonly code: ErrorCode } = HandlerFailure>(
+      fn: (context: ExecutionContext<P>) => T | Promise<T>,
+      executeOptions?: ExecuteOptions<F>,
+    ): Promise<Executed<T, F>> {
+      claim();
+      const run = await check(passed.context, passed.lastIndex + 1, lastIndex, passed.trace);
+      if (run.outcome !== 'pass') return refuse(run);
+      let actualCostCredits: string | undefined;
+      let value: T;
+      try {
+        value = await fn({
+          principal,
+          facts: run.context.facts,
+          egressHosts: run.context.facts.egressHosts ?? [],
+          reportCost: (credits) => {
+            actualCostCredits = credits;
+          },
+        });
+      } catch (thrown) {
+        // Without `classify`, F is its default, HandlerFailure: what defaultFailure returns.
+        const classify = executeOptions?.classify ?? (defaultFailure as unknown as (thrown: unknown) => F);
+        const failure = classify(thrown);
+        const settlement = await settle(run, { status: 'failed', code: failure.code });
+        return { outcome: 'failed', failure, settlement };
+      }
+      const settlement = await settle(run, {
+        status: 'succeeded',
+        ...(actualCostCredits === undefined ? {} : { actualCostCredits }),
+      });
+      return { outcome: 'succeeded', value, settlement };
+    }
+
+    async function defer(): Promise<Deferral> {
+      claim();
+      const run = await check(passed.context, passed.lastIndex + 1, billingIndex, passed.trace);
+      if (run.outcome !== 'pass') return refuse(run);
+      const settlement = await settle(run, { status: 'accepted' });
+      return { outcome: 'accepted', run: atRest(run), settlement };
+    }
+
+    async function fail(code: ErrorCode): Promise<Settlement> {
+      claim();
+      return settle(passed, { status: 'failed', code });
+    }
+
+    return { principal, facts: passed.context.facts, trace: passed.trace, execute, fail, defer };
   }
 
   return {
     names: ordered.map((guard) => guard.name),
-    run(request, runOptions = {}) {
-      const mode = runOptions.mode ?? 'invoke';
-      const context: GuardContext = { request, facts: runOptions.facts ?? {}, mode, trace: [] };
-      return execute(context, 0, runOptions.until, []);
+    async admit(request, admitOptions = {}) {
+      const context: GuardContext = { request, facts: admitOptions.facts ?? {}, mode: 'invoke', trace: [] };
+      const run = await check(context, 0, policyIndex, []);
+      if (run.outcome !== 'pass') return refuse(run);
+      return { outcome: 'admitted', ...executable(run) };
     },
-    async resume(previous, resumeOptions = {}) {
-      const position = positions.get(previous);
-      if (previous.outcome !== 'pass' || position === undefined || resumed.has(previous)) {
-        throw new GuardConfigError('Only a passed run of this chain can be resumed, and only once.');
-      }
-      resumed.add(previous);
-      return execute(previous.context, position.lastIndex + 1, resumeOptions.until, previous.trace);
+    async dryRun(request, admitOptions = {}) {
+      const context: GuardContext = { request, facts: admitOptions.facts ?? {}, mode: 'dry_run', trace: [] };
+      const run = await check(context, 0, policyIndex, []);
+      if (run.outcome !== 'pass') return refuse(run);
+      const settlement = await settle(run);
+      return { outcome: 'simulated', facts: run.context.facts, trace: run.trace, settlement };
     },
-    async settle(run, execution) {
-      if (settled.has(run)) throw new GuardConfigError('This run was already settled.');
-      if (resumed.has(run))
-        throw new GuardConfigError('This run was resumed: settle the run resume returned.');
-      if (run.outcome === 'pass' && run.context.mode === 'invoke' && execution === undefined) {
-        throw new GuardConfigError('Settling a passed invoke needs the execution result of the handler.');
-      }
-      settled.add(run);
-      return settleRun({ run, execution, guards: ordered });
-    },
-    snapshot(run) {
-      const position = positions.get(run);
-      if (run.outcome !== 'pass' || run.context.mode !== 'invoke' || position === undefined) {
-        throw new GuardConfigError('Only a passed invoke run of this chain has a snapshot.');
-      }
-      const { authorization: _key, approvalToken: _token, ...request } = run.context.request;
-      const after = guardOrder[position.lastIndex] as GuardName;
-      return { request, facts: run.context.facts, trace: run.trace, after };
-    },
-    restore(snapshot) {
-      if (!isGuardName(snapshot?.after)) throw new GuardConfigError('A snapshot names the last guard run.');
-      const trace = [...snapshot.trace];
+    restore(deferred) {
+      if (!isGuardName(deferred?.after))
+        throw new GuardConfigError('A deferred run names the last guard run.');
+      const trace = [...deferred.trace];
       const context: GuardContext = {
-        request: snapshot.request,
-        facts: snapshot.facts,
+        request: deferred.request,
+        facts: deferred.facts,
         mode: 'invoke',
         trace,
       };
-      const run: ChainRun = { outcome: 'pass', context, trace };
-      positions.set(run, { lastIndex: guardOrder.indexOf(snapshot.after) });
+      const { defer: _once, ...run } = executable({
+        outcome: 'pass',
+        context,
+        trace,
+        lastIndex: guardOrder.indexOf(deferred.after),
+      });
       return run;
     },
   };
+}
+
+/**
+ * A passed run at rest. The audit guard's deferred decision record is left out: the `accepted` settle
+ * that precedes storing the run wrote it, and the run's final settle must not write it again.
+ */
+function atRest(run: PassedRun): DeferredRun {
+  const { authorization: _key, approvalToken: _token, ...request } = run.context.request;
+  const { deferredDecision: _written, ...facts } = run.context.facts;
+  return { request, facts, trace: run.trace, after: guardOrder[run.lastIndex] as GuardName };
+}
+
+/** What a thrown handler error is recorded as when the caller does not classify it. */
+function defaultFailure(thrown: unknown): HandlerFailure {
+  const code = thrown instanceof GuardDenied || thrown instanceof GuardFault ? thrown.code : 'internal_error';
+  return { code, error: thrown };
 }
 
 type Decided = GuardDecision | { readonly outcome: 'fault'; readonly code: FaultCode; readonly error: Error };
@@ -231,19 +250,6 @@ function isDecision(value: unknown): value is GuardDecision {
   if (typeof value !== 'object' || value === null) return false;
   const outcome = (value as { outcome?: unknown }).outcome;
   return outcome === 'pass' || outcome === 'deny' || outcome === 'challenge';
-}
-
-function lastIndexFor(mode: GuardMode, until: GuardName | undefined): number {
-  const policyIndex = guardOrder.indexOf('policy');
-  if (until !== undefined && !isGuardName(until)) throw new GuardConfigError(`Unknown guard name: ${until}`);
-  const untilIndex = until === undefined ? guardOrder.length - 1 : guardOrder.indexOf(until);
-  if (mode === 'dry_run') {
-    if (untilIndex > policyIndex && until !== undefined) {
-      throw new GuardConfigError('A dry run stops at policy; it cannot run audit, billing or egress.');
-    }
-    return Math.min(untilIndex, policyIndex);
-  }
-  return untilIndex;
 }
 
 function validateGuards(guards: readonly Guard[]): readonly Guard[] {
@@ -280,11 +286,4 @@ function validateShadow(shadow: readonly GuardName[], guards: readonly Guard[]):
     }
   }
   return new Set(shadow);
-}
-
-/** The error code a run ended with, if it did not pass. */
-export function runErrorCode(run: ChainRun): ErrorCode | undefined {
-  if (run.outcome === 'deny') return run.decision.code;
-  if (run.outcome === 'fault') return run.code;
-  return undefined;
 }

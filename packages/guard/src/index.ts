@@ -1,15 +1,6 @@
 export { type AjvSchemaValidator, createAjvSchemaValidator } from './ajv-validator.js';
 export { canonicalJson, hashParams, sha256Hex } from './canonical-json.js';
-export {
-  type ChainRun,
-  createGuardChain,
-  type GuardChain,
-  type GuardChainOptions,
-  type RunOptions,
-  type RunSnapshot,
-  runErrorCode,
-  shadowableGuards,
-} from './chain.js';
+export { createGuardChain, type GuardChainOptions, shadowableGuards } from './chain.js';
 export { createEgressFetch, type EgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 export { type FaultCode, GuardConfigError, GuardDenied, GuardFault } from './errors.js';
 export {
@@ -78,6 +69,21 @@ export {
   subtractCredits,
 } from './money.js';
 export type {
+  Admission,
+  AdmitOptions,
+  AdmittedRun,
+  Deferral,
+  DeferredRun,
+  DryRun,
+  ExecutableRun,
+  Executed,
+  ExecuteOptions,
+  ExecutionContext,
+  GuardChain,
+  HandlerFailure,
+  Refusal,
+} from './outcomes.js';
+export type {
   ApprovalRecord,
   ApprovalStore,
   AuditRecord,
@@ -102,5 +108,5 @@ export type {
   WalletSnapshot,
   WalletStore,
 } from './ports.js';
-export { type Execution, SettleFault, type Settlement } from './settle.js';
+export { SettleFault, type Settlement } from './settle.js';
 export { createStandardChain, createStandardGuards, type StandardGuardPorts } from './standard.js';

@@ -1,16 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import type { ErrorCode } from '@agw/contracts';
-import type { ChainRun } from './chain.js';
+import type { CheckedRun } from './checked.js';
 import { GuardConfigError, GuardFault, toError } from './errors.js';
 import type { Guard, SettleContext, SettleFacts, SettleOutcome, TraceEntry } from './guard.js';
 
-/** What the handler did with a passed invoke. */
-export type Execution =
+/** What became of a passed invoke run, as the settle phase is told. @internal */
+export type RunResult =
   /** The handler finished; `actualCostCredits` is the cost it reports (clamped to the estimate). */
   | { readonly status: 'succeeded'; readonly actualCostCredits?: string }
-  /** Long-running: a job will finish it; settle again is not possible, so the job reports separately. */
+  /** Deferred: a job finishes it later and settles its own (restored) run. */
   | { readonly status: 'accepted' }
-  /** The handler failed; nothing it did was committed. */
+  /** The handler failed (or could not run); nothing it did was committed. */
   | { readonly status: 'failed'; readonly code: ErrorCode };
 
 /** The result of the settle phase. */
@@ -40,8 +40,8 @@ export class SettleFault extends GuardFault {
 }
 
 function initialOutcome(
-  run: ChainRun,
-  execution: Execution | undefined,
+  run: CheckedRun,
+  execution: RunResult | undefined,
 ): { outcome: SettleOutcome; code?: ErrorCode } {
   switch (run.outcome) {
     case 'deny':
@@ -68,8 +68,8 @@ function initialOutcome(
  * @internal
  */
 export async function settleRun(input: {
-  readonly run: ChainRun;
-  readonly execution: Execution | undefined;
+  readonly run: CheckedRun;
+  readonly execution: RunResult | undefined;
   readonly guards: readonly Guard[];
 }): Promise<Settlement> {
   const { run, execution } = input;

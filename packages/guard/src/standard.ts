@@ -1,5 +1,6 @@
-import { createGuardChain, type GuardChain, type GuardChainOptions } from './chain.js';
-import type { Guard } from './guard.js';
+import { buildChain, type GuardChainOptions } from './chain.js';
+import { GuardConfigError } from './errors.js';
+import type { Guard, GuardFacts, Principal } from './guard.js';
 import { type AuditGuardOptions, auditGuard } from './guards/audit.js';
 import { billingGuard } from './guards/billing.js';
 import { egressGuard } from './guards/egress.js';
@@ -9,6 +10,7 @@ import { type PolicyGuardOptions, policyGuard } from './guards/policy.js';
 import { requiredOtpsGuard } from './guards/required-otps.js';
 import { schemaGuard } from './guards/schema.js';
 import { scopesGuard } from './guards/scopes.js';
+import type { GuardChain } from './outcomes.js';
 import type {
   ApprovalStore,
   AuditSink,
@@ -66,7 +68,19 @@ export function createStandardGuards(ports: StandardGuardPorts): Guard[] {
   ];
 }
 
-/** The invoke chain of the design: {@link createStandardGuards} in a {@link createGuardChain}. */
-export function createStandardChain(ports: StandardGuardPorts, options?: GuardChainOptions): GuardChain {
-  return createGuardChain(createStandardGuards(ports), options);
+/**
+ * The invoke chain of the design: {@link createStandardGuards} in a chain. `installation_key` runs
+ * first, so every admitted run has a `principal`.
+ */
+export function createStandardChain(
+  ports: StandardGuardPorts,
+  options: GuardChainOptions = {},
+): GuardChain<Principal> {
+  return buildChain(createStandardGuards(ports), options, principalOf);
+}
+
+function principalOf(facts: GuardFacts): Principal {
+  // installationKeyGuard adds the principal with every pass; a run past it without one is a bug.
+  if (facts.principal === undefined) throw new GuardConfigError('A passed run has no principal.');
+  return facts.principal;
 }

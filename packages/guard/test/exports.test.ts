@@ -54,7 +54,6 @@ it('exports exactly the documented runtime names', () => {
     'policyGuard',
     'randomBase62',
     'requiredOtpsGuard',
-    'runErrorCode',
     'schemaGuard',
     'scopesGuard',
     'sha256Hex',
