@@ -13,7 +13,7 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
-import { egressOf, rateLimitsOf } from './invoke/chain.js';
+import { egressOf, rateLimitsOf } from './invoke/runtime.js';
 import type { JobWorker } from './jobs/worker.js';
 import { accessStateSettled } from './keys/state-cache.js';
 import type { Logger } from './logger.js';

@@ -93,9 +93,7 @@ export {
   type IdempotencyTimings,
   type StoredResponse,
 } from './idempotency/store.js';
-export { createInvokeRuntime, DEFAULT_RATE_LIMITS, type InvokeRuntime } from './invoke/chain.js';
-export { dryRun } from './invoke/dry-run.js';
-export { type InvokeDependencies, invoke } from './invoke/invoke.js';
+export { createInvokeRuntime, DEFAULT_RATE_LIMITS, type InvokeRuntime } from './invoke/runtime.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 export { type AuthenticatedKey, authenticateKey } from './keys/authenticate.js';
 export { type IssuedKey, type IssueKeyInput, issueKey, KEY_TTL_SECONDS } from './keys/issue-key.js';
@@ -134,6 +132,8 @@ export {
   nearestIds,
   resolveCapability,
 } from './meta-tools/describe.js';
+export { dryRun } from './meta-tools/dry-run.js';
+export { type InvokeDependencies, invoke } from './meta-tools/invoke.js';
 export {
   DEFAULT_SEARCH_LIMIT,
   rankCapabilities,

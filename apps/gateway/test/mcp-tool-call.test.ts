@@ -5,7 +5,7 @@
 
 import { callMetaTool, createLogger, GatewayError } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
-import { answerError } from '../src/invoke/refusal.js';
+import { answerError } from '../src/http/error-envelope.js';
 import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -30,7 +30,7 @@ describe('refusals become tool errors', () => {
       async (ctx) => {
         answerError(
           ctx,
-          { code: 'rate_limited', message: 'Too many invokes.', retryAfterSeconds: 7 },
+          new GatewayError('rate_limited', { message: 'Too many invokes.', retryAfterSeconds: 7 }),
           ctx.state.auditId,
         );
       },

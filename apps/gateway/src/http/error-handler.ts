@@ -1,7 +1,8 @@
-import { type ErrorCode, type ErrorEnvelope, errorCodes, errorEnvelope } from '@agw/contracts';
+import { type ErrorCode, type ErrorEnvelope, errorCodes } from '@agw/contracts';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { recordAuditEvent } from '../audit.js';
+import { renderError } from './error-envelope.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from './gateway-error.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
@@ -36,8 +37,8 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
     try {
       await next();
     } catch (thrown) {
-      const error = toGatewayError(thrown);
-      const { status } = errorCodes[error.code];
+      const error = publicError(toGatewayError(thrown));
+      const { status, headers, body } = renderError(error, ctx.state.auditId);
       const internal = status >= 500;
       if (internal) {
         ctx.state.log.error(
@@ -50,18 +51,13 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
           'request failed',
         );
       }
-      const envelope = publicErrorEnvelope(error, ctx.state.auditId);
-
       for (const name of Object.keys(ctx.response.headers)) {
         if (!KEPT_HEADERS.has(name.toLowerCase())) ctx.remove(name);
       }
-      ctx.set(error.options.headers ?? {});
-      if (error.options.retryAfterSeconds !== undefined) {
-        ctx.set('Retry-After', String(error.options.retryAfterSeconds));
-      }
+      ctx.set(headers);
       ctx.status = status;
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify(envelope);
+      ctx.body = JSON.stringify(body);
       ctx.state.errorCode = error.code;
 
       await recordAuditEvent(knex, ctx.state.log, {
@@ -82,18 +78,14 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
  * MCP endpoint, whose refusals carry the same envelope as a tool error.
  */
 export function publicErrorEnvelope(error: GatewayError, auditId: string): ErrorEnvelope {
-  const internal = errorCodes[error.code].status >= 500;
-  const message = internal ? (SERVER_MESSAGES[error.code] ?? 'An unexpected error occurred.') : error.message;
-  return errorEnvelope(error.code, {
-    auditId,
-    message,
-    ...(error.options.hint === undefined ? {} : { hint: error.options.hint }),
-    ...(error.options.details === undefined ? {} : { details: [...error.options.details] }),
-    ...(error.options.schemaPointer === undefined ? {} : { schemaPointer: error.options.schemaPointer }),
-    ...(error.options.retryAfterSeconds === undefined
-      ? {}
-      : { retryAfterSeconds: error.options.retryAfterSeconds }),
-  });
+  return renderError(publicError(error), auditId).body;
+}
+
+/** `error` with a 5xx's message replaced by the table's generic one (it may hold SQL or paths). */
+function publicError(error: GatewayError): GatewayError {
+  if (errorCodes[error.code].status < 500) return error;
+  const message = SERVER_MESSAGES[error.code] ?? 'An unexpected error occurred.';
+  return message === error.message ? error : new GatewayError(error.code, { ...error.options, message });
 }
 
 /** Normalizes anything thrown into a GatewayError with a code from the contracts table. */

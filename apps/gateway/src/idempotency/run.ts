@@ -1,7 +1,7 @@
-import { errorCodes, errorEnvelope } from '@agw/contracts';
 import { canonicalJson } from '@agw/guard';
 import type { Knex } from 'knex';
 import { auditTransport, recordAuditEvent } from '../audit.js';
+import { renderError } from '../http/error-envelope.js';
 import type { MetaToolContext } from '../http/exchange.js';
 import type { GatewayError } from '../http/gateway-error.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -110,7 +110,7 @@ export async function runIdempotent(
   }
 
   let afterCommit: (() => void) | undefined;
-  let answer: { status: number; text: string };
+  let answer: ReturnType<typeof render>;
   try {
     answer = await knex.transaction(async (trx) => {
       await store.fence(trx, scope, requestId);
@@ -157,6 +157,7 @@ export async function runIdempotent(
     });
     throw error;
   }
+  for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.set(name, value);
   ctx.status = answer.status;
   ctx.type = JSON_TYPE;
   ctx.body = answer.text;
@@ -171,17 +172,10 @@ function isSuccess(outcome: MutationSuccess | StoredRefusal | ReleasedRefusal): 
 function render(
   outcome: MutationSuccess | StoredRefusal | ReleasedRefusal,
   auditId: string,
-): { status: number; text: string } {
+): { status: number; text: string; headers?: Readonly<Record<string, string>> } {
   if (!isSuccess(outcome)) {
-    const { code, options } = outcome.error;
-    const envelope = errorEnvelope(code, {
-      auditId,
-      message: outcome.error.message,
-      ...(options.hint === undefined ? {} : { hint: options.hint }),
-      ...(options.details === undefined ? {} : { details: [...options.details] }),
-      ...(options.schemaPointer === undefined ? {} : { schemaPointer: options.schemaPointer }),
-    });
-    return { status: errorCodes[code].status, text: JSON.stringify(envelope) };
+    const { status, headers, body } = renderError(outcome.error, auditId);
+    return { status, text: JSON.stringify(body), headers };
   }
   return { status: outcome.status, text: JSON.stringify(outcome.body) };
 }

@@ -1,11 +1,10 @@
-import type { GuardRequest } from '@agw/guard';
+import type { GuardCapability, GuardRequest } from '@agw/guard';
 import type { MetaToolContext } from '../http/exchange.js';
-import type { CatalogContract } from '../meta-tools/catalog.js';
 
 /** The guard chain's view of one meta-tool request. */
 export function toGuardRequest(
   ctx: MetaToolContext,
-  contract: CatalogContract,
+  contract: GuardCapability,
   params: unknown,
   extra: { idempotencyKey?: string | undefined; approvalToken?: string | undefined } = {},
 ): GuardRequest {

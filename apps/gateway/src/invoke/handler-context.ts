@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { enterTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
 import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
-import type { InvokeRuntime } from './chain.js';
+import type { InvokeRuntime } from './runtime.js';
 
 const ids: IdGenerator = { uuid: randomUUID };
 

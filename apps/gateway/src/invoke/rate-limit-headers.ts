@@ -1,4 +1,4 @@
-import type { ChainRun } from '@agw/guard';
+import type { Admission, Principal } from '@agw/guard';
 import type { MetaToolContext } from '../http/exchange.js';
 
 /**
@@ -7,10 +7,10 @@ import type { MetaToolContext } from '../http/exchange.js';
  * and `RateLimit: "<policy>";r=<remaining>;t=<seconds until reset>`. A 429 carries `r=0` and `t` equal
  * to its `Retry-After`. Runs stopped before `policy` consumed no bucket and carry none.
  */
-export function setRateLimitHeaders(ctx: MetaToolContext, run: ChainRun): void {
-  let fact = run.context.facts.rateLimit;
-  if (run.outcome === 'deny' && run.decision.code === 'rate_limited') {
-    const detail = run.decision.details?.[0] as
+export function setRateLimitHeaders(ctx: MetaToolContext, admission: Admission<Principal>): void {
+  let fact = admission.facts.rateLimit;
+  if (admission.outcome === 'deny' && admission.decision.code === 'rate_limited') {
+    const detail = admission.decision.details?.[0] as
       | { policy?: string; limit?: number; window_seconds?: number }
       | undefined;
     if (detail?.policy === undefined || detail.limit === undefined || detail.window_seconds === undefined) {
@@ -20,7 +20,7 @@ export function setRateLimitHeaders(ctx: MetaToolContext, run: ChainRun): void {
       policy: detail.policy,
       limit: detail.limit,
       remaining: 0,
-      reset_seconds: run.decision.retryAfterSeconds ?? detail.window_seconds,
+      reset_seconds: admission.decision.retryAfterSeconds ?? detail.window_seconds,
       window_seconds: detail.window_seconds,
     };
   }

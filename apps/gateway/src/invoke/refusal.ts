@@ -1,26 +1,33 @@
-import { errorCodes, errorEnvelope } from '@agw/contracts';
-import type { ChainRun, DenyDecision, FaultCode } from '@agw/guard';
-import type { MetaToolContext } from '../http/exchange.js';
-import { isDependencyFailure } from '../http/gateway-error.js';
-
-type RefusedRun = Exclude<ChainRun, { outcome: 'pass' | 'challenge' }>;
+import type { FaultCode, Refusal } from '@agw/guard';
+import { GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 
 /**
- * Answers a denied or faulted run with the error envelope whose `audit_id` is the guard chain's
- * audit record of that refusal (so no second audit row is written by the error handler).
+ * The one mapping of a settled guard refusal to the wire error, wherever the chain stopped (admission,
+ * execute, defer): a denial answers its own decision; a fault answers `dependency_unavailable` (503,
+ * retryable) when a backing service could not be reached, else `internal_error` with no internals. A
+ * challenge never reaches here from the standard chain (only `policy` challenges, and admission
+ * answers it as `pending_approval`); one after admission would be a bug, so it is an internal error.
  */
-export function answerRefusal(ctx: MetaToolContext, run: RefusedRun, auditId: string): void {
-  const code = run.outcome === 'fault' ? faultCode(run) : undefined;
-  const decision: DenyDecision =
-    run.outcome === 'deny'
-      ? run.decision
-      : code === 'dependency_unavailable'
-        ? { outcome: 'deny', code, message: 'A backing service is unavailable.', retryAfterSeconds: 5 }
-        : { outcome: 'deny', code: 'internal_error', message: 'An unexpected error occurred.' };
-  if (run.outcome === 'fault') {
-    ctx.state.log.error({ err: run.error, guard: run.guard, audit_id: auditId }, 'guard fault');
+export function refusalError(refusal: Refusal): GatewayError {
+  if (refusal.outcome === 'deny') {
+    const { code, message, hint, schemaPointer, details, retryAfterSeconds } = refusal.decision;
+    return new GatewayError(code, {
+      message,
+      ...(hint === undefined ? {} : { hint }),
+      ...(schemaPointer === undefined ? {} : { schemaPointer }),
+      ...(details === undefined ? {} : { details }),
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    });
   }
-  answerError(ctx, decision, auditId);
+  const cause = refusal.outcome === 'fault' ? refusal.error : refusal.decision;
+  if (refusal.outcome === 'fault' && faultCode(refusal) === 'dependency_unavailable') {
+    return new GatewayError('dependency_unavailable', {
+      message: 'A backing service is unavailable.',
+      retryAfterSeconds: 5,
+      cause,
+    });
+  }
+  return new GatewayError('internal_error', { message: 'An unexpected error occurred.', cause });
 }
 
 /**
@@ -28,29 +35,8 @@ export function answerRefusal(ctx: MetaToolContext, run: RefusedRun, auditId: st
  * reached is `dependency_unavailable` (503, retryable, like the same failure outside the chain), even
  * when the guard package, which cannot tell driver errors apart, recorded `internal_error`.
  */
-export function faultCode(run: { readonly code: FaultCode; readonly error: Error }): FaultCode {
-  return run.code === 'dependency_unavailable' || isDependencyFailure(run.error)
+export function faultCode(fault: { readonly code: FaultCode; readonly error: Error }): FaultCode {
+  return fault.code === 'dependency_unavailable' || isDependencyFailure(fault.error)
     ? 'dependency_unavailable'
-    : run.code;
-}
-
-/** Writes one error envelope with the given audit id. */
-export function answerError(
-  ctx: MetaToolContext,
-  decision: Omit<DenyDecision, 'outcome'>,
-  auditId: string,
-): void {
-  const envelope = errorEnvelope(decision.code, {
-    auditId,
-    message: decision.message,
-    ...(decision.hint === undefined ? {} : { hint: decision.hint }),
-    ...(decision.details === undefined ? {} : { details: decision.details.map((detail) => ({ ...detail })) }),
-    ...(decision.schemaPointer === undefined ? {} : { schemaPointer: decision.schemaPointer }),
-    ...(decision.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: decision.retryAfterSeconds }),
-  });
-  if (decision.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(decision.retryAfterSeconds));
-  ctx.status = errorCodes[decision.code].status;
-  ctx.type = 'application/json';
-  ctx.body = JSON.stringify(envelope);
-  ctx.state.errorCode = decision.code;
+    : fault.code;
 }

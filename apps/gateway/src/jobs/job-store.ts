@@ -1,19 +1,15 @@
+import type { DeferredRun } from '@agw/guard';
 import type { Knex } from 'knex';
 
 /** The states of a job: `queued` → `running` → `succeeded` | `failed` (`running` → `queued` on a retry). */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
-/** The guard chain's snapshot as stored: without params (their own column) and without the contract. */
-export interface StoredRunState {
-  readonly request: {
-    readonly requestId?: string;
-    readonly sourceIp?: string;
-    readonly userAgent?: string;
-    readonly idempotencyKey?: string;
-  };
-  readonly facts: Record<string, unknown>;
-  readonly trace: readonly Record<string, unknown>[];
-  readonly after: string;
+/**
+ * The guard chain's deferred run as stored: without params (their own column) and without the contract
+ * (the catalog's, when the job runs). The gateway wrote it, so it is read back as is.
+ */
+export interface StoredRunState extends Omit<DeferredRun, 'request'> {
+  readonly request: Omit<DeferredRun['request'], 'capability' | 'params'>;
 }
 
 /** One `invoke_jobs` row as the gateway reads it. */

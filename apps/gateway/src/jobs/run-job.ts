@@ -1,19 +1,19 @@
 import type { CapabilityHandler } from '@agw/capabilities';
-import { type ErrorCode, errorCodes, errorEnvelope, type InvokeRequest } from '@agw/contracts';
-import type { ChainRun, GuardCapability, GuardFacts, GuardName, GuardRequest, TraceEntry } from '@agw/guard';
+import type { ErrorCode } from '@agw/contracts';
+import type { ExecutableRun, GuardCapability, Principal } from '@agw/guard';
 import type { Knex } from 'knex';
+import { renderError } from '../http/error-envelope.js';
 import { GatewayError } from '../http/gateway-error.js';
-import type { InvokeRuntime } from '../invoke/chain.js';
-import { type Executed, runHandler } from '../invoke/invoke.js';
+import { type Executed, executeCapability } from '../invoke/execute.js';
+import type { InvokeRuntime } from '../invoke/runtime.js';
 import type { Logger } from '../logger.js';
-import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
-import { resolveCapability } from '../meta-tools/describe.js';
 import { finishJob, type JobRow, lockJob, requeueJob } from './job-store.js';
 
 /** What a worker runs jobs with: the invoke route's own runtime (one chain), catalog and handlers. */
 export interface JobRunner {
   readonly runtime: InvokeRuntime;
-  readonly versions: CatalogVersions;
+  /** The catalog's contract of that id and version, if this gateway still lists it. */
+  contractOf(id: string, version: string): GuardCapability | undefined;
   readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
 }
 
@@ -28,13 +28,13 @@ export interface RunJobOptions {
 
 /**
  * Runs one claimed job in one transaction: the job row is locked (so no other worker takes it while it
- * runs, even past its lease), the chain is restored from the stored snapshot, and invoke's own
- * `runHandler` runs egress, the handler and the settle (charge once on success, outcome audit record).
- * The final answer is stored in the same transaction, so the handler's writes, the charge, the audit
- * record and the job's result commit together or not at all. An unexpected handler failure is tried
- * again (up to the job's `max_attempts`); a decided failure (a CapabilityError, egress_denied) is final.
- * If the transaction fails (database down, settle fault) nothing commits and the lease expiry hands
- * the job to the next claim.
+ * runs, even past its lease), the deferred run is restored from the row, and invoke's own
+ * `executeCapability` runs egress, the handler and the settle (charge once on success, outcome audit
+ * record). The final answer is stored in the same transaction, so the handler's writes, the charge, the
+ * audit record and the job's result commit together or not at all. An unexpected handler failure is
+ * tried again (up to the job's `max_attempts`); a decided failure (a CapabilityError, egress_denied) is
+ * final. If the transaction fails (database down, settle fault) nothing commits and the lease expiry
+ * hands the job to the next claim.
  */
 export async function runJob(
   knex: Knex,
@@ -47,22 +47,16 @@ export async function runJob(
     runtime.executor.within(trx, async () => {
       const locked = await lockJob(trx, job.id, options.owner);
       if (locked === undefined) return;
-      const contract = findContract(runner.versions, job);
+      const contract = runner.contractOf(job.capability_id, job.capability_version);
       const handler = contract && runner.handlers.get(`${contract.id}@${contract.version}`);
       const run = restoreRun(runner, job, contract);
       let executed: Executed;
       if (contract === undefined || handler === undefined) {
-        executed = await settleFailure(
-          runner,
-          run,
-          'capability_not_found',
-          'The capability is gone from this gateway.',
-        );
+        executed = await fail(run, 'capability_not_found', 'The capability is gone from this gateway.');
       } else if (locked.attempts > locked.max_attempts) {
-        executed = await settleFailure(runner, run, 'internal_error', 'The job failed after every attempt.');
+        executed = await fail(run, 'internal_error', 'The job failed after every attempt.');
       } else {
-        const request = { id: job.capability_id, version: job.capability_version, params: job.params };
-        executed = await runHandler(runtime, run, contract, handler, request as InvokeRequest);
+        executed = await executeCapability(runtime, run, { contract, handler, params: job.params });
       }
       await store(trx, locked, executed, options);
     }),
@@ -90,40 +84,26 @@ async function store(trx: Knex, job: JobRow, executed: Executed, options: RunJob
       return;
     }
   }
+  // The stored answer is the envelope invoke would have given (src/http/error-envelope.ts).
+  const rendered = renderError(error, auditId);
   await finishJob(trx, job.id, {
     status: 'failed',
-    responseStatus: errorCodes[error.code].status,
-    response: envelopeOf(error, auditId),
+    responseStatus: rendered.status,
+    response: rendered.body,
     outcomeAuditId: auditId,
     errorCode: error.code,
   });
 }
 
-/** The stored error envelope of a failed job, as invoke would have answered it. */
-function envelopeOf(error: GatewayError, auditId: string) {
-  const { options } = error;
-  return errorEnvelope(error.code, {
-    auditId,
-    message: error.message,
-    ...(options.hint === undefined ? {} : { hint: options.hint }),
-    ...(options.details === undefined ? {} : { details: options.details.map((detail) => ({ ...detail })) }),
-    ...(options.schemaPointer === undefined ? {} : { schemaPointer: options.schemaPointer }),
-  });
-}
-
-function findContract(versions: CatalogVersions, job: JobRow): CatalogContract | undefined {
-  try {
-    return resolveCapability(versions, job.capability_id, job.capability_version);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The accepted run, rebuilt from the job row after `billing`. A capability no longer in the catalog
+ * The accepted run, restored from the job row after `billing`. A capability no longer in the catalog
  * still gets an outcome audit record, with the identity the job stored.
  */
-function restoreRun(runner: JobRunner, job: JobRow, contract: CatalogContract | undefined): ChainRun {
+function restoreRun(
+  runner: JobRunner,
+  job: JobRow,
+  contract: GuardCapability | undefined,
+): ExecutableRun<Principal> {
   const capability: GuardCapability = contract ?? {
     id: job.capability_id,
     version: job.capability_version,
@@ -134,22 +114,14 @@ function restoreRun(runner: JobRunner, job: JobRow, contract: CatalogContract | 
     input_schema: {},
   };
   const state = job.run_state;
-  const request: GuardRequest = { ...state.request, capability, params: job.params };
   return runner.runtime.chain.restore({
-    request,
-    facts: state.facts as GuardFacts,
-    trace: state.trace as unknown as TraceEntry[],
-    after: state.after as GuardName,
+    ...state,
+    request: { ...state.request, capability, params: job.params },
   });
 }
 
 /** Settles a job that cannot run as failed: one outcome audit record, nothing charged. */
-async function settleFailure(
-  runner: JobRunner,
-  run: ChainRun,
-  code: ErrorCode,
-  message: string,
-): Promise<Executed> {
-  const settlement = await runner.runtime.chain.settle(run, { status: 'failed', code });
+async function fail(run: ExecutableRun<Principal>, code: ErrorCode, message: string): Promise<Executed> {
+  const settlement = await run.fail(code);
   return { kind: 'refused', error: new GatewayError(code, { message }), auditId: settlement.auditId ?? '' };
 }

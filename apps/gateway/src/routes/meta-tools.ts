@@ -6,15 +6,15 @@ import type { Knex } from 'knex';
 import type { MetaToolContext } from '../http/exchange.js';
 import { type KeyCheck, keyedJsonBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
-import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/chain.js';
-import { dryRun } from '../invoke/dry-run.js';
-import { invoke } from '../invoke/invoke.js';
+import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/runtime.js';
 import type { JobWorker } from '../jobs/worker.js';
 import { checkKey } from '../keys/authenticate.js';
 import { createCatalogCallerResolver } from '../meta-tools/access.js';
-import { type CatalogContract, groupVersions } from '../meta-tools/catalog.js';
+import { type CatalogContract, type CatalogVersions, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
-import { describeCapability } from '../meta-tools/describe.js';
+import { describeCapability, resolveCapability } from '../meta-tools/describe.js';
+import { dryRun } from '../meta-tools/dry-run.js';
+import { invoke } from '../meta-tools/invoke.js';
 import { searchCapabilities, serializeSearchResponse } from '../meta-tools/search.js';
 import { createSearchCache } from '../meta-tools/search-cache.js';
 import { buildSearchIndex } from '../meta-tools/search-index.js';
@@ -31,7 +31,7 @@ export interface MetaToolRouteOptions {
   readonly handlers: readonly CapabilityHandler<never>[];
   /** The idempotency store and secret box of the access routes (mutating invokes, search cursors). */
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency' | 'outbox'>;
-  /** Redis, rate limits and logger of the invoke runtime (src/invoke/chain.ts); defaults when omitted. */
+  /** Redis, rate limits and logger of the invoke runtime (src/invoke/runtime.ts); defaults when omitted. */
   readonly runtime?: InvokeRuntimeOptions;
   /** The process's job worker: long-running invokes run with this runtime, catalog and handlers. */
   readonly jobs?: JobWorker;
@@ -82,7 +82,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   const handlers = new Map(
     options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
   );
-  options.jobs?.attach({ runtime, versions, handlers });
+  options.jobs?.attach({ runtime, handlers, contractOf: (id, version) => contractOf(versions, id, version) });
   // Before the body is read: the same guard and cached key records as the chain's first guard, so a
   // valid key costs no extra query and a refused one gets the envelope the chain would have given.
   const installationKey = installationKeyGuard({
@@ -113,6 +113,15 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
     invoke: (ctx) => invoke(ctx, { runtime, versions, handlers, access: options.access }),
   };
   return { handlers: tools, optionalKey, requiredKey };
+}
+
+/** The catalog's contract of an id and version, or undefined when the catalog no longer lists it. */
+function contractOf(versions: CatalogVersions, id: string, version: string): CatalogContract | undefined {
+  try {
+    return resolveCapability(versions, id, version);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,23 +1,23 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
-import { type ErrorCode, INTERFACE_VERSION, type InvokeRequest, type InvokeResponse } from '@agw/contracts';
-import { type ChainRun, GuardDenied, type Principal } from '@agw/guard';
+import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
 import type { Knex } from 'knex';
+import { answerError } from '../http/error-envelope.js';
 import type { MetaToolContext } from '../http/exchange.js';
-import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
+import { GatewayError } from '../http/gateway-error.js';
 import { hashIdempotencyKey } from '../idempotency/key-hash.js';
 import { REPLAYED_HEADER } from '../idempotency/key-header.js';
 import { ReleasedRefusal, runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import { executeCapability } from '../invoke/execute.js';
+import { toGuardRequest } from '../invoke/guard-request.js';
+import { setRateLimitHeaders } from '../invoke/rate-limit-headers.js';
+import { refusalError } from '../invoke/refusal.js';
+import type { InvokeRuntime } from '../invoke/runtime.js';
 import { acceptJob } from '../jobs/accept.js';
-import type { CatalogContract, CatalogVersions } from '../meta-tools/catalog.js';
-import { resolveCapability } from '../meta-tools/describe.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
-import type { InvokeRuntime } from './chain.js';
-import { toGuardRequest } from './guard-request.js';
-import { callHandler } from './handler-context.js';
-import { setRateLimitHeaders } from './rate-limit-headers.js';
-import { answerError, answerRefusal, faultCode } from './refusal.js';
+import type { CatalogContract, CatalogVersions } from './catalog.js';
+import { resolveCapability } from './describe.js';
 
 type GatewayContext = MetaToolContext;
 
@@ -28,11 +28,6 @@ export interface InvokeDependencies {
   readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
 }
-
-/** The outcome of the part of an invoke that runs inside its transaction (`succeeded`: a 200 body). */
-export type Executed =
-  | { readonly kind: 'succeeded'; readonly body: InvokeResponse }
-  | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string };
 
 /**
  * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
@@ -65,53 +60,56 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     request.idempotency_key === undefined
       ? undefined
       : hashIdempotencyKey(deps.access.box, request.idempotency_key);
-  const checked = await chain.run(
+  // Guards 1–6 on the pool: a refusal or challenge comes back settled (audited and committed).
+  const admission = await chain.admit(
     toGuardRequest(ctx, contract, request.params, {
       idempotencyKey: keyHash,
       approvalToken: request.approval_token,
     }),
-    { until: 'policy' },
   );
-  setRateLimitHeaders(ctx, checked);
-  if (checked.outcome !== 'pass') {
-    const settlement = await chain.settle(checked);
-    const auditId = settlement.auditId ?? ctx.state.auditId;
-    if (checked.outcome === 'challenge') {
-      const { approval } = checked.decision;
-      ctx.body = {
-        interface_version: INTERFACE_VERSION,
-        status: 'pending_approval',
-        capability_id: contract.id,
-        resolved_version: contract.version,
-        audit_id: auditId,
-        approval: {
-          approval_id: approval.approval_id,
-          approval_token: approval.approval_token,
-          status: approval.status,
-          expires_at: approval.expires_at,
-          reason: approval.reason,
-        },
-      } satisfies InvokeResponse;
-    } else {
-      answerRefusal(ctx, checked, auditId);
-    }
+  setRateLimitHeaders(ctx, admission);
+  if (admission.outcome === 'challenge') {
+    const { approval } = admission.decision;
+    ctx.body = {
+      interface_version: INTERFACE_VERSION,
+      status: 'pending_approval',
+      capability_id: contract.id,
+      resolved_version: contract.version,
+      audit_id: admission.settlement.auditId ?? ctx.state.auditId,
+      approval: {
+        approval_id: approval.approval_id,
+        approval_token: approval.approval_token,
+        status: approval.status,
+        expires_at: approval.expires_at,
+        reason: approval.reason,
+      },
+    } satisfies InvokeResponse;
     return;
   }
-  const principal = checked.context.facts.principal as Principal;
+  if (admission.outcome !== 'admitted') {
+    const auditId = admission.settlement.auditId ?? ctx.state.auditId;
+    if (admission.outcome === 'fault') {
+      ctx.state.log.error({ err: admission.error, guard: admission.guard, audit_id: auditId }, 'guard fault');
+    }
+    answerError(ctx, refusalError(admission), auditId);
+    return;
+  }
+  const { principal } = admission;
   const { knex } = deps.access;
+  const call = { contract, handler, params: request.params };
   // A long-running capability is accepted here and run by a job worker (src/jobs).
   const execute = (trx: Knex.Transaction) =>
     deps.runtime.executor.within(trx, () =>
       contract.long_running
-        ? acceptJob(deps.runtime, checked, contract, request)
-        : runHandler(deps.runtime, checked, contract, handler, request),
+        ? acceptJob(deps.runtime, admission, contract, request)
+        : executeCapability(deps.runtime, admission, call),
     );
 
   if (!contract.mutating) {
     // A free read charges nothing and changes nothing: its one write, the decision and outcome audit
     // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
     const executed = isFreeRead(contract)
-      ? await runHandler(deps.runtime, checked, contract, handler, request)
+      ? await executeCapability(deps.runtime, admission, call)
       : await knex.transaction(execute);
     if (executed.kind === 'succeeded') {
       ctx.body = executed.body;
@@ -121,7 +119,7 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
     if (error.code === 'internal_error') {
       ctx.state.log.error({ err: error.cause, audit_id: auditId }, 'capability failed');
     }
-    answerError(ctx, { ...error.options, code: error.code, message: error.message }, auditId);
+    answerError(ctx, error, auditId);
     return;
   }
   await runIdempotent(
@@ -162,102 +160,9 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
   markReplay(ctx);
 }
 
-/**
- * Audit, billing, egress; the handler as the tenant's runtime role (a mutating one in a savepoint,
- * src/invoke/handler-context.ts); settle (charge + outcome audit).
- */
-export async function runHandler(
-  runtime: InvokeRuntime,
-  checked: ChainRun,
-  contract: CatalogContract,
-  handler: CapabilityHandler<never>,
-  request: InvokeRequest,
-): Promise<Executed> {
-  const { chain } = runtime;
-  const run = await chain.resume(checked);
-  if (run.outcome !== 'pass') {
-    const settlement = await chain.settle(run);
-    const decision =
-      run.outcome === 'deny'
-        ? run.decision
-        : run.outcome === 'fault' && faultCode(run) === 'dependency_unavailable'
-          ? {
-              code: 'dependency_unavailable' as ErrorCode,
-              message: 'A backing service is unavailable.',
-              retryAfterSeconds: 5,
-            }
-          : { code: 'internal_error' as ErrorCode, message: 'An unexpected error occurred.' };
-    return {
-      kind: 'refused',
-      error: new GatewayError(decision.code, decision),
-      auditId: settlement.auditId ?? '',
-    };
-  }
-  let result: unknown;
-  try {
-    result = await callHandler(runtime, {
-      handler,
-      params: request.params,
-      principal: run.context.facts.principal as Principal,
-      egressHosts: run.context.facts.egressHosts ?? [],
-      mutating: contract.mutating,
-    });
-  } catch (thrown) {
-    const refusal = handlerRefusal(thrown);
-    const settlement = await chain.settle(run, { status: 'failed', code: refusal.code });
-    return { kind: 'refused', error: refusal, auditId: settlement.auditId ?? '' };
-  }
-  const settlement = await chain.settle(run, { status: 'succeeded' });
-  return {
-    kind: 'succeeded',
-    body: {
-      interface_version: INTERFACE_VERSION,
-      status: 'succeeded',
-      capability_id: contract.id,
-      resolved_version: contract.version,
-      audit_id: settlement.auditId ?? '',
-      result,
-      ...(settlement.chargedCredits === undefined
-        ? {}
-        : { cost: { credits: settlement.chargedCredits, currency: 'credits' as const } }),
-    },
-  };
-}
-
 /** A capability that neither changes state, runs long nor costs anything. */
 function isFreeRead(contract: CatalogContract): boolean {
   return !contract.mutating && !contract.long_running && /^0(\.0+)?$/.test(contract.cost_credits);
-}
-
-/**
- * What a thrown handler error answers: a CapabilityError its own code and message, a refused egress
- * URL (GuardDenied from the handler's fetch) 403 `egress_denied` naming the host, anything else 500.
- */
-function handlerRefusal(thrown: unknown): GatewayError {
-  if (thrown instanceof CapabilityError) {
-    // A handler's own validation answers like the schema guard: first pointer + every violation.
-    const [first] = thrown.violations;
-    return new GatewayError(thrown.code, {
-      message: thrown.message,
-      ...(first === undefined
-        ? {}
-        : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),
-      cause: thrown,
-    });
-  }
-  if (thrown instanceof GuardDenied) {
-    return new GatewayError(thrown.code, {
-      message: thrown.message,
-      ...(thrown.details === undefined ? {} : { details: [...thrown.details] }),
-      cause: thrown,
-    });
-  }
-  // The database went away under the handler: retryable, like the same failure anywhere else.
-  if (isDependencyFailure(thrown)) return dependencyUnavailable(thrown);
-  return new GatewayError('internal_error', {
-    message: 'The capability failed; nothing was changed.',
-    cause: thrown,
-  });
 }
 
 /** A replayed success carries `replayed: true`, otherwise the stored body unchanged. */

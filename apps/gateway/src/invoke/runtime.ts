@@ -7,6 +7,7 @@ import {
   createStaticEgressPolicy,
   type GuardChain,
   type KeyStore,
+  type Principal,
   type RateLimitRule,
   type RateLimits,
   systemClock,
@@ -48,7 +49,7 @@ export function rateLimitsOf(config: GatewayConfig): RateLimits {
 
 /** The invoke chain and the ports the routes and handlers share, built once per app. */
 export interface InvokeRuntime {
-  readonly chain: GuardChain;
+  readonly chain: GuardChain<Principal>;
   readonly executor: KnexExecutor;
   readonly wallet: WalletStore;
   /** The pool: a free read's handler gets a short transaction of its own (src/invoke/handler-context.ts). */

@@ -1,12 +1,13 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
+import { answerError } from '../http/error-envelope.js';
 import type { MetaToolContext } from '../http/exchange.js';
-import type { CatalogVersions } from '../meta-tools/catalog.js';
-import { resolveCapability } from '../meta-tools/describe.js';
+import { toGuardRequest } from '../invoke/guard-request.js';
+import { refusalError } from '../invoke/refusal.js';
+import type { InvokeRuntime } from '../invoke/runtime.js';
 import { validateBody } from '../onboarding/validate.js';
-import type { InvokeRuntime } from './chain.js';
-import { toGuardRequest } from './guard-request.js';
-import { answerRefusal } from './refusal.js';
+import type { CatalogVersions } from './catalog.js';
+import { resolveCapability } from './describe.js';
 
 /**
  * POST /mcp/dry_run: the guard chain in `dry_run` mode (it stops after `policy`, creates no approval
@@ -24,9 +25,8 @@ export async function dryRun(
 ): Promise<void> {
   const request = validateBody('DryRunRequest', ctx.state.body);
   const contract = resolveCapability(versions, request.id, request.version);
-  const run = await runtime.chain.run(toGuardRequest(ctx, contract, request.params), { mode: 'dry_run' });
-  const settlement = await runtime.chain.settle(run);
-  const auditId = settlement.auditId ?? ctx.state.auditId;
+  const run = await runtime.chain.dryRun(toGuardRequest(ctx, contract, request.params));
+  const auditId = run.settlement.auditId ?? ctx.state.auditId;
   const base = {
     interface_version: INTERFACE_VERSION,
     capability_id: contract.id,
@@ -43,7 +43,10 @@ export async function dryRun(
     return;
   }
   if (run.outcome === 'deny' || run.outcome === 'fault') {
-    answerRefusal(ctx, run, auditId);
+    if (run.outcome === 'fault') {
+      ctx.state.log.error({ err: run.error, guard: run.guard, audit_id: auditId }, 'guard fault');
+    }
+    answerError(ctx, refusalError(run), auditId);
     return;
   }
   const handler = handlers?.get(`${contract.id}@${contract.version}`);
@@ -56,7 +59,7 @@ export async function dryRun(
     } satisfies DryRunResponse;
     return;
   }
-  const facts = run.context.facts;
+  const { facts } = run;
   const body: DryRunResponse = {
     ...base,
     valid: true,

@@ -1,0 +1,93 @@
+import type { CapabilityHandler } from '@agw/capabilities';
+import { CapabilityError } from '@agw/capabilities';
+import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
+import { type ExecutableRun, type GuardCapability, GuardDenied, type Principal } from '@agw/guard';
+import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
+import { callHandler } from './handler-context.js';
+import { refusalError } from './refusal.js';
+import type { InvokeRuntime } from './runtime.js';
+
+/** The outcome of a capability run, settled (`succeeded`: a 200 body; `refused`: an error and its audit). */
+export type Executed =
+  | { readonly kind: 'succeeded'; readonly body: InvokeResponse }
+  | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string };
+
+/** What runs: the capability, its handler and the params the schema guard accepted. */
+export interface CapabilityCall {
+  readonly contract: GuardCapability;
+  readonly handler: CapabilityHandler<never>;
+  readonly params: unknown;
+}
+
+/**
+ * Executes an admitted (invoke) or restored (job) run: audit, billing, egress; the handler as the
+ * tenant's runtime role (a mutating one in a savepoint, src/invoke/handler-context.ts); one settle
+ * (charge on success, outcome audit record). Call it inside the transaction the results commit in.
+ */
+export async function executeCapability(
+  runtime: InvokeRuntime,
+  run: ExecutableRun<Principal>,
+  call: CapabilityCall,
+): Promise<Executed> {
+  const { contract } = call;
+  const executed = await run.execute(
+    ({ principal, egressHosts }) =>
+      callHandler(runtime, {
+        handler: call.handler,
+        params: call.params,
+        principal,
+        egressHosts,
+        mutating: contract.mutating,
+      }),
+    { classify: handlerRefusal },
+  );
+  const auditId = executed.settlement.auditId ?? '';
+  if (executed.outcome === 'failed') return { kind: 'refused', error: executed.failure, auditId };
+  if (executed.outcome !== 'succeeded') return { kind: 'refused', error: refusalError(executed), auditId };
+  const { chargedCredits } = executed.settlement;
+  return {
+    kind: 'succeeded',
+    body: {
+      interface_version: INTERFACE_VERSION,
+      status: 'succeeded',
+      capability_id: contract.id,
+      resolved_version: contract.version,
+      audit_id: auditId,
+      result: executed.value,
+      ...(chargedCredits === undefined
+        ? {}
+        : { cost: { credits: chargedCredits, currency: 'credits' as const } }),
+    },
+  };
+}
+
+/**
+ * What a thrown handler error answers: a CapabilityError its own code and message, a refused egress
+ * URL (GuardDenied from the handler's fetch) 403 `egress_denied` naming the host, anything else 500.
+ */
+function handlerRefusal(thrown: unknown): GatewayError {
+  if (thrown instanceof CapabilityError) {
+    // A handler's own validation answers like the schema guard: first pointer + every violation.
+    const [first] = thrown.violations;
+    return new GatewayError(thrown.code, {
+      message: thrown.message,
+      ...(first === undefined
+        ? {}
+        : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),
+      cause: thrown,
+    });
+  }
+  if (thrown instanceof GuardDenied) {
+    return new GatewayError(thrown.code, {
+      message: thrown.message,
+      ...(thrown.details === undefined ? {} : { details: [...thrown.details] }),
+      cause: thrown,
+    });
+  }
+  // The database went away under the handler: retryable, like the same failure anywhere else.
+  if (isDependencyFailure(thrown)) return dependencyUnavailable(thrown);
+  return new GatewayError('internal_error', {
+    message: 'The capability failed; nothing was changed.',
+    cause: thrown,
+  });
+}
