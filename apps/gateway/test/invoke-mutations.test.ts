@@ -80,6 +80,8 @@ describe('mutating invoke', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.json).toEqual({ ...first.json, replayed: true });
+    // Byte for byte the first answer, with the mark appended to it.
+    expect(replay.text).toBe(`${first.text.slice(0, -1)},"replayed":true}`);
     expect(await balance()).toBe('0.70');
 
     const reused = await invoke({ ...body, params: { label: 'other' } });
