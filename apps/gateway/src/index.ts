@@ -65,7 +65,6 @@ export {
   type DiscoveryOptions,
 } from './discovery-documents.js';
 export { jsonBody } from './http/body.js';
-export type { MetaToolContext } from './http/exchange.js';
 export { GatewayError, type GatewayErrorOptions, isDependencyFailure } from './http/gateway-error.js';
 export { ANONYMOUS_BODY_LIMIT_BYTES } from './http/key-before-body.js';
 export { REQUEST_ID_HEADER } from './http/request-id.js';
@@ -110,6 +109,12 @@ export { createMailTransport, type MailTransport, type OutgoingMail } from './ma
 export { type McpRouteOptions, registerMcpRoutes } from './mcp/routes.js';
 export { callMetaTool, type McpHttpFacts, type McpToolOutcome } from './mcp/tool-call.js';
 export { type CatalogCaller, capabilityAccess } from './meta-tools/access.js';
+export {
+  errorAnswer,
+  type MetaTool,
+  type MetaToolAnswer,
+  type MetaToolRequest,
+} from './meta-tools/answer.js';
 export {
   asCapabilityContract,
   type CatalogContract,
@@ -165,7 +170,6 @@ export { createKnexWalletStore, credits, readWalletSnapshot } from './ports/wall
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';
 export {
   createMetaToolHandlers,
-  type MetaToolHandler,
   type MetaToolHandlers,
   type MetaToolRouteOptions,
   registerMetaToolRoutes,

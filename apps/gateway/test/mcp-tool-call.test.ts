@@ -1,11 +1,10 @@
 // How a meta-tool answer becomes an MCP tool result, for answers the default catalog cannot provoke
 // on demand: a 429 with retry_after_seconds (answered or thrown), a handler fault (no internals shown)
-// and a non-error status such as 202. The handlers here write their answers with the same functions
-// the real ones use (answerError, GatewayError).
+// and a non-error status such as 202. The tools here build their answers with the same functions the
+// real ones use (errorAnswer, GatewayError).
 
-import { callMetaTool, createLogger, GatewayError } from '@agw/gateway';
+import { callMetaTool, createLogger, errorAnswer, GatewayError } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
-import { answerError } from '../src/http/error-envelope.js';
 import { useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { connectMcp } from './helpers/mcp.js';
@@ -27,13 +26,11 @@ describe('refusals become tool errors', () => {
     const outcome = await callMetaTool(
       gateway.knex,
       'invoke',
-      async (ctx) => {
-        answerError(
-          ctx,
+      async (call) =>
+        errorAnswer(
           new GatewayError('rate_limited', { message: 'Too many invokes.', retryAfterSeconds: 7 }),
-          ctx.state.auditId,
-        );
-      },
+          call.auditId,
+        ),
       { id: 'core.org.current.get', params: {} },
       http,
     );
@@ -78,8 +75,14 @@ describe('refusals become tool errors', () => {
 });
 
 describe('answers', () => {
-  it('a handler that answers nothing is an internal_error tool error, not a crash', async () => {
-    const outcome = await callMetaTool(gateway.knex, 'describe', async () => {}, {}, http);
+  it('a tool that answers no JSON object is an internal_error tool error, not a crash', async () => {
+    const outcome = await callMetaTool(
+      gateway.knex,
+      'describe',
+      async () => ({ status: 200, body: 'null' }),
+      {},
+      http,
+    );
     expect(outcome.result.isError).toBe(true);
     expectEnvelope(outcome.result.structuredContent, 'internal_error');
   });
@@ -89,10 +92,12 @@ describe('answers', () => {
     const outcome = await callMetaTool(
       gateway.knex,
       'invoke',
-      async (ctx) => {
-        seen = ctx.state.body;
-        ctx.status = 202;
-        ctx.body = { status: 'accepted', capability_id: 'x.y.z', resolved_version: '1.0.0' };
+      async (call) => {
+        seen = call.body;
+        return {
+          status: 202,
+          body: { status: 'accepted', capability_id: 'x.y.z', resolved_version: '1.0.0' },
+        };
       },
       undefined,
       http,

@@ -1,5 +1,4 @@
 import { type ErrorEnvelope, errorCodes, errorEnvelope } from '@agw/contracts';
-import type { MetaToolContext } from './exchange.js';
 import type { GatewayError } from './gateway-error.js';
 
 /** A GatewayError as it goes on the wire. */
@@ -32,14 +31,4 @@ export function renderError(error: GatewayError, auditId: string): RenderedError
     headers['Retry-After'] = String(body.error.retry_after_seconds);
   }
   return { status: errorCodes[error.code].status, headers, body };
-}
-
-/** Answers a meta-tool request with `error`'s envelope, whose `audit_id` is the given record's. */
-export function answerError(ctx: MetaToolContext, error: GatewayError, auditId: string): void {
-  const rendered = renderError(error, auditId);
-  for (const [name, value] of Object.entries(rendered.headers)) ctx.set(name, value);
-  ctx.status = rendered.status;
-  ctx.type = 'application/json';
-  ctx.body = JSON.stringify(rendered.body);
-  ctx.state.errorCode = error.code;
 }

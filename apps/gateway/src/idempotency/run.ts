@@ -1,9 +1,11 @@
 import { canonicalJson } from '@agw/guard';
 import type { Knex } from 'knex';
+import type { ParameterizedContext } from 'koa';
 import { auditTransport, recordAuditEvent } from '../audit.js';
 import { renderError } from '../http/error-envelope.js';
-import type { MetaToolContext } from '../http/exchange.js';
 import type { GatewayError } from '../http/gateway-error.js';
+import type { GatewayState } from '../http/state.js';
+import type { Logger } from '../logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { auditKeyHash, hashIdempotencyKey } from './key-hash.js';
 import { REPLAYED_HEADER } from './key-header.js';
@@ -68,6 +70,27 @@ export interface RunIdempotentOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** What the idempotent runner reads of the request it runs for. */
+export interface IdempotentCall {
+  /** The HTTP method, part of the fingerprint (a meta-tool call over MCP counts as its POST route). */
+  readonly method: string;
+  readonly requestId: string;
+  readonly auditId: string;
+  readonly log: Logger;
+}
+
+/** The answer of an idempotent run: the JSON bytes stored (or replayed), not parsed again. */
+export interface IdempotentAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer | string;
+  /** `Idempotent-Replayed: true` on a replay; `Retry-After` beside an error's `retry_after_seconds`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly replayed: boolean;
+  /** The error code of a fresh refusal (a replay's is not read back). */
+  readonly errorCode?: string;
+}
+
 /**
  * Runs a mutation exactly once per idempotency key (security rules §1.2): replays a stored answer
  * byte for byte with `Idempotent-Replayed: true`; otherwise claims the key and runs `handler` in one
@@ -76,37 +99,39 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * commits and is stored like a success; a returned {@link ReleasedRefusal} commits and is not stored.
  * The key is stored and audited only as its keyed hash (the audit keeps a 16-hex prefix).
  */
-export async function runIdempotent(
-  ctx: MetaToolContext,
+export async function answerIdempotent(
+  call: IdempotentCall,
   options: RunIdempotentOptions,
   handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal | ReleasedRefusal>,
-): Promise<void> {
+): Promise<IdempotentAnswer> {
   const { knex, store, box } = options;
   const scope = { ...options.scope, key: hashIdempotencyKey(box, options.scope.key) };
   const keyHash = auditKeyHash(scope.key);
   const fingerprint = box
     .mac(
       'idempotency-fingerprint',
-      canonicalJson({ method: ctx.method, route: options.route, body: options.body }),
+      canonicalJson({ method: call.method, route: options.route, body: options.body }),
     )
     .toString('hex');
-  const requestId = `${ctx.state.requestId}:${ctx.state.auditId}`;
+  const requestId = `${call.requestId}:${call.auditId}`;
   const begun = await store.begin(scope, fingerprint, requestId);
   if (begun.kind === 'replay') {
-    ctx.status = begun.response.status;
-    ctx.type = begun.response.contentType;
-    ctx.set(REPLAYED_HEADER, 'true');
-    ctx.body = begun.response.body;
-    await recordAuditEvent(knex, ctx.state.log, {
-      auditId: ctx.state.auditId,
-      requestId: ctx.state.requestId,
+    await recordAuditEvent(knex, call.log, {
+      auditId: call.auditId,
+      requestId: call.requestId,
       actor: options.audit.actor,
       action: options.audit.action,
       outcome: 'replayed',
       httpStatus: begun.response.status,
       details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
     });
-    return;
+    return {
+      status: begun.response.status,
+      contentType: begun.response.contentType,
+      body: begun.response.body,
+      headers: { [REPLAYED_HEADER]: 'true' },
+      replayed: true,
+    };
   }
 
   let afterCommit: (() => void) | undefined;
@@ -116,10 +141,10 @@ export async function runIdempotent(
       await store.fence(trx, scope, requestId);
       const outcome = await handler(trx);
       const refused = !isSuccess(outcome);
-      const rendered = render(outcome, ctx.state.auditId);
+      const rendered = render(outcome, call.auditId);
       const auditRow = {
-        audit_id: ctx.state.auditId,
-        request_id: ctx.state.requestId,
+        audit_id: call.auditId,
+        request_id: call.requestId,
         actor: options.audit.actor,
         action: options.audit.action,
         outcome: refused ? 'denied' : 'succeeded',
@@ -153,16 +178,40 @@ export async function runIdempotent(
     });
   } catch (error) {
     await store.release(scope, requestId).catch((releaseError: unknown) => {
-      ctx.state.log.error({ err: releaseError }, 'idempotency claim release failed');
+      call.log.error({ err: releaseError }, 'idempotency claim release failed');
     });
     throw error;
   }
-  for (const [name, value] of Object.entries(answer.headers ?? {})) ctx.set(name, value);
-  ctx.status = answer.status;
-  ctx.type = JSON_TYPE;
-  ctx.body = answer.text;
-  if (answer.status >= 400) ctx.state.errorCode = JSON.parse(answer.text).error?.code;
   afterCommit?.();
+  return {
+    status: answer.status,
+    contentType: JSON_TYPE,
+    body: answer.text,
+    headers: answer.headers ?? {},
+    replayed: false,
+    ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+  };
+}
+
+/** The part of a Koa context {@link runIdempotent} reads and answers on. */
+export type IdempotentContext = Pick<
+  ParameterizedContext<GatewayState>,
+  'method' | 'state' | 'status' | 'type' | 'body' | 'set'
+>;
+
+/** {@link answerIdempotent} for a Koa route: the answer is written to `ctx`. */
+export async function runIdempotent(
+  ctx: IdempotentContext,
+  options: RunIdempotentOptions,
+  handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal | ReleasedRefusal>,
+): Promise<void> {
+  const { requestId, auditId, log } = ctx.state;
+  const answer = await answerIdempotent({ method: ctx.method, requestId, auditId, log }, options, handler);
+  ctx.set(answer.headers);
+  ctx.status = answer.status;
+  ctx.type = answer.contentType;
+  ctx.body = answer.body;
+  if (answer.errorCode !== undefined) ctx.state.errorCode = answer.errorCode;
 }
 
 function isSuccess(outcome: MutationSuccess | StoredRefusal | ReleasedRefusal): outcome is MutationSuccess {
@@ -172,10 +221,10 @@ function isSuccess(outcome: MutationSuccess | StoredRefusal | ReleasedRefusal): 
 function render(
   outcome: MutationSuccess | StoredRefusal | ReleasedRefusal,
   auditId: string,
-): { status: number; text: string; headers?: Readonly<Record<string, string>> } {
+): { status: number; text: string; headers?: Readonly<Record<string, string>>; errorCode?: string } {
   if (!isSuccess(outcome)) {
     const { status, headers, body } = renderError(outcome.error, auditId);
-    return { status, text: JSON.stringify(body), headers };
+    return { status, text: JSON.stringify(body), headers, errorCode: outcome.error.code };
   }
   return { status: outcome.status, text: JSON.stringify(outcome.body) };
 }

@@ -8,8 +8,7 @@ import { publicErrorEnvelope, toGatewayError } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { assertNoNulCharacter } from '../http/nul-character.js';
 import type { GatewayState } from '../http/state.js';
-import type { MetaToolHandler } from '../routes/meta-tools.js';
-import { McpExchange } from './exchange.js';
+import type { MetaTool, MetaToolAnswer } from '../meta-tools/answer.js';
 
 /** The HTTP request a tools/call arrived in, as far as the meta-tool handlers need it. */
 export interface McpHttpFacts {
@@ -31,7 +30,7 @@ export interface McpToolOutcome {
 }
 
 /**
- * Runs one meta-tool through the same handler as its HTTP route, with its own audit id and the audit
+ * The MCP adapter: runs one meta-tool, the same function as its HTTP route, with its own audit id and the audit
  * transport `mcp`. A success becomes `structuredContent` (the spec's response object) plus a text
  * rendering; a refusal (an error status, or a thrown GatewayError such as a validation failure)
  * becomes a tool error (`isError: true`) whose structured content is the spec's error envelope. A
@@ -40,24 +39,20 @@ export interface McpToolOutcome {
 export async function callMetaTool(
   knex: Knex,
   name: string,
-  handler: MetaToolHandler,
+  tool: MetaTool,
   args: unknown,
   http: McpHttpFacts,
 ): Promise<McpToolOutcome> {
   const auditId = randomUUID();
   const log = http.state.log.child({ mcp_tool: name });
-  const exchange = new McpExchange(http.headers, http.ip, {
-    requestId: http.state.requestId,
-    auditId,
-    log,
-    body: args ?? {},
-  });
+  const { headers, ip } = http;
   return withAuditTransport('mcp', async () => {
+    let answer: MetaToolAnswer;
     try {
       // The arguments are what the HTTP routes get as their body (see raw-arguments.ts), and get the
-      // same checks: the body parser's (NUL characters), then the handler's schema validation.
+      // same checks: the body parser's (NUL characters), then the tool's own schema validation.
       assertNoNulCharacter(http.body ?? JSON.stringify(args ?? null), args);
-      await handler(exchange);
+      answer = await tool({ body: args ?? {}, headers, ip, requestId: http.state.requestId, auditId, log });
     } catch (thrown) {
       const error = toGatewayError(thrown);
       const status = errorCodes[error.code].status;
@@ -74,15 +69,22 @@ export async function callMetaTool(
       });
       return refusal(publicErrorEnvelope(error, auditId));
     }
-    const body = exchange.json();
+    const body = jsonOf(answer.body);
     if (typeof body !== 'object' || body === null) {
       // Every meta-tool answers a JSON object; anything else is a bug, shown as a fault, not a crash.
-      log.error({ audit_id: auditId, status: exchange.status }, 'meta-tool answered no JSON object');
+      log.error({ audit_id: auditId, status: answer.status }, 'meta-tool answered no JSON object');
       return refusal(publicErrorEnvelope(new GatewayError('internal_error'), auditId));
     }
-    if (exchange.status >= 400) return refusal(body as ErrorEnvelope);
+    if (answer.status >= 400) return refusal(body as ErrorEnvelope);
     return { result: success(name, body) };
   });
+}
+
+/** An answer's body as a JSON value: a tool result carries it as structured content. */
+function jsonOf(body: MetaToolAnswer['body']): unknown {
+  if (Buffer.isBuffer(body)) return JSON.parse(body.toString('utf8'));
+  if (typeof body === 'string') return JSON.parse(body);
+  return body;
 }
 
 function success(name: string, body: unknown): CallToolResult {

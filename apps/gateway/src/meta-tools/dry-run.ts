@@ -1,13 +1,12 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
-import { answerError } from '../http/error-envelope.js';
-import type { MetaToolContext } from '../http/exchange.js';
-import { toGuardRequest } from '../invoke/guard-request.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { validateBody } from '../onboarding/validate.js';
+import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
+import { toGuardRequest } from './guard-request.js';
 
 /**
  * POST /mcp/dry_run: the guard chain in `dry_run` mode (it stops after `policy`, creates no approval
@@ -18,15 +17,15 @@ import { resolveCapability } from './describe.js';
  * type), whose violations are answered the same way, so a dry run refuses what invoke would refuse.
  */
 export async function dryRun(
-  ctx: MetaToolContext,
+  call: MetaToolRequest,
   runtime: InvokeRuntime,
   versions: CatalogVersions,
   handlers?: ReadonlyMap<string, CapabilityHandler<never>>,
-): Promise<void> {
-  const request = validateBody('DryRunRequest', ctx.state.body);
+): Promise<MetaToolAnswer> {
+  const request = validateBody('DryRunRequest', call.body);
   const contract = resolveCapability(versions, request.id, request.version);
-  const run = await runtime.chain.dryRun(toGuardRequest(ctx, contract, request.params));
-  const auditId = run.settlement.auditId ?? ctx.state.auditId;
+  const run = await runtime.chain.dryRun(toGuardRequest(call, contract, request.params));
+  const auditId = run.settlement.auditId ?? call.auditId;
   const base = {
     interface_version: INTERFACE_VERSION,
     capability_id: contract.id,
@@ -39,25 +38,19 @@ export async function dryRun(
       valid: false,
       violations: (run.decision.details ?? []).map((detail) => ({ ...detail })),
     };
-    ctx.body = body;
-    return;
+    return { status: 200, body };
   }
   if (run.outcome === 'deny' || run.outcome === 'fault') {
     if (run.outcome === 'fault') {
-      ctx.state.log.error({ err: run.error, guard: run.guard, audit_id: auditId }, 'guard fault');
+      call.log.error({ err: run.error, guard: run.guard, audit_id: auditId }, 'guard fault');
     }
-    answerError(ctx, refusalError(run), auditId);
-    return;
+    return errorAnswer(refusalError(run), auditId);
   }
   const handler = handlers?.get(`${contract.id}@${contract.version}`);
   const violations = (await handler?.check?.(request.params as never)) ?? [];
   if (violations.length > 0) {
-    ctx.body = {
-      ...base,
-      valid: false,
-      violations: violations.map((v) => ({ ...v })),
-    } satisfies DryRunResponse;
-    return;
+    const body: DryRunResponse = { ...base, valid: false, violations: violations.map((v) => ({ ...v })) };
+    return { status: 200, body };
   }
   const { facts } = run;
   const body: DryRunResponse = {
@@ -71,5 +64,5 @@ export async function dryRun(
       ? [{ kind: 'state_change', capability_id: contract.id, idempotency_key_required: true }]
       : [],
   };
-  ctx.body = body;
+  return { status: 200, body };
 }

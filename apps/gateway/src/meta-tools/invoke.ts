@@ -2,24 +2,20 @@ import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
 import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
 import type { Knex } from 'knex';
-import { answerError } from '../http/error-envelope.js';
-import type { MetaToolContext } from '../http/exchange.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { hashIdempotencyKey } from '../idempotency/key-hash.js';
-import { REPLAYED_HEADER } from '../idempotency/key-header.js';
-import { ReleasedRefusal, runIdempotent, StoredRefusal } from '../idempotency/run.js';
+import { answerIdempotent, ReleasedRefusal, StoredRefusal } from '../idempotency/run.js';
 import { executeCapability } from '../invoke/execute.js';
-import { toGuardRequest } from '../invoke/guard-request.js';
-import { setRateLimitHeaders } from '../invoke/rate-limit-headers.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { acceptJob } from '../jobs/accept.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
+import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
-
-type GatewayContext = MetaToolContext;
+import { toGuardRequest } from './guard-request.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /** What {@link invoke} needs besides the request. */
 export interface InvokeDependencies {
@@ -36,8 +32,8 @@ export interface InvokeDependencies {
  * the charge and the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
  * through `runIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
  */
-export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Promise<void> {
-  const request = validateBody('InvokeRequest', ctx.state.body);
+export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): Promise<MetaToolAnswer> {
+  const request = validateBody('InvokeRequest', call.body);
   const contract = resolveCapability(deps.versions, request.id, request.version);
   const handler = deps.handlers.get(`${contract.id}@${contract.version}`);
   if (handler === undefined) {
@@ -62,20 +58,21 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
       : hashIdempotencyKey(deps.access.box, request.idempotency_key);
   // Guards 1–6 on the pool: a refusal or challenge comes back settled (audited and committed).
   const admission = await chain.admit(
-    toGuardRequest(ctx, contract, request.params, {
+    toGuardRequest(call, contract, request.params, {
       idempotencyKey: keyHash,
       approvalToken: request.approval_token,
     }),
   );
-  setRateLimitHeaders(ctx, admission);
+  // On every answer of an admitted or refused run (a thrown error's answer drops them, as before).
+  const headers = rateLimitHeaders(admission);
   if (admission.outcome === 'challenge') {
     const { approval } = admission.decision;
-    ctx.body = {
+    const body = {
       interface_version: INTERFACE_VERSION,
       status: 'pending_approval',
       capability_id: contract.id,
       resolved_version: contract.version,
-      audit_id: admission.settlement.auditId ?? ctx.state.auditId,
+      audit_id: admission.settlement.auditId ?? call.auditId,
       approval: {
         approval_id: approval.approval_id,
         approval_token: approval.approval_token,
@@ -84,46 +81,42 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
         reason: approval.reason,
       },
     } satisfies InvokeResponse;
-    return;
+    return { status: 200, body, headers };
   }
   if (admission.outcome !== 'admitted') {
-    const auditId = admission.settlement.auditId ?? ctx.state.auditId;
+    const auditId = admission.settlement.auditId ?? call.auditId;
     if (admission.outcome === 'fault') {
-      ctx.state.log.error({ err: admission.error, guard: admission.guard, audit_id: auditId }, 'guard fault');
+      call.log.error({ err: admission.error, guard: admission.guard, audit_id: auditId }, 'guard fault');
     }
-    answerError(ctx, refusalError(admission), auditId);
-    return;
+    return errorAnswer(refusalError(admission), auditId, headers);
   }
   const { principal } = admission;
   const { knex } = deps.access;
-  const call = { contract, handler, params: request.params };
+  const capabilityCall = { contract, handler, params: request.params };
   // A long-running capability is accepted here and run by a job worker (src/jobs).
   const execute = (trx: Knex.Transaction) =>
     deps.runtime.executor.within(trx, () =>
       contract.long_running
         ? acceptJob(deps.runtime, admission, contract, request)
-        : executeCapability(deps.runtime, admission, call),
+        : executeCapability(deps.runtime, admission, capabilityCall),
     );
 
   if (!contract.mutating) {
     // A free read charges nothing and changes nothing: its one write, the decision and outcome audit
     // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
     const executed = isFreeRead(contract)
-      ? await executeCapability(deps.runtime, admission, call)
+      ? await executeCapability(deps.runtime, admission, capabilityCall)
       : await knex.transaction(execute);
-    if (executed.kind === 'succeeded') {
-      ctx.body = executed.body;
-      return;
-    }
+    if (executed.kind === 'succeeded') return { status: 200, body: executed.body, headers };
     const { error, auditId } = executed;
     if (error.code === 'internal_error') {
-      ctx.state.log.error({ err: error.cause, audit_id: auditId }, 'capability failed');
+      call.log.error({ err: error.cause, audit_id: auditId }, 'capability failed');
     }
-    answerError(ctx, error, auditId);
-    return;
+    return errorAnswer(error, auditId, headers);
   }
-  await runIdempotent(
-    ctx,
+  const answer = await answerIdempotent(
+    // The fingerprint's method: both transports call this tool as its POST route.
+    { method: 'POST', requestId: call.requestId, auditId: call.auditId, log: call.log },
     {
       knex,
       store: deps.access.idempotency,
@@ -157,7 +150,13 @@ export async function invoke(ctx: GatewayContext, deps: InvokeDependencies): Pro
       return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
     },
   );
-  markReplay(ctx);
+  const body = answer.replayed && answer.status === 200 ? markReplayed(answer.body) : answer.body;
+  return {
+    status: answer.status,
+    body,
+    headers: { ...headers, ...answer.headers },
+    ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
+  };
 }
 
 /** A capability that neither changes state, runs long nor costs anything. */
@@ -172,10 +171,7 @@ const REPLAYED_MARK = Buffer.from(',"replayed":true}');
  * in before the stored object's closing brace (the stored text is our own compact JSON.stringify of a
  * non-empty object without `replayed`), so a replay costs no JSON parse and no re-serialization.
  */
-function markReplay(ctx: GatewayContext): void {
-  if (ctx.response.get(REPLAYED_HEADER) !== 'true' || ctx.status !== 200) return;
-  const stored = ctx.body as Buffer | string;
+function markReplayed(stored: Buffer | string): Buffer {
   const bytes = typeof stored === 'string' ? Buffer.from(stored, 'utf8') : stored;
-  ctx.body = Buffer.concat([bytes.subarray(0, bytes.lastIndexOf('}')), REPLAYED_MARK]);
-  ctx.type = 'application/json; charset=utf-8';
+  return Buffer.concat([bytes.subarray(0, bytes.lastIndexOf('}')), REPLAYED_MARK]);
 }

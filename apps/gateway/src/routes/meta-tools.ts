@@ -3,13 +3,14 @@ import { MAX_UPLOAD_BASE64_LENGTH, type MetaToolDefinition, metaTools } from '@a
 import { installationKeyGuard } from '@agw/guard';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
-import type { MetaToolContext } from '../http/exchange.js';
+import type { ParameterizedContext } from 'koa';
 import { type KeyCheck, keyedJsonBody } from '../http/key-before-body.js';
 import type { GatewayState } from '../http/state.js';
 import { createInvokeRuntime, type InvokeRuntimeOptions } from '../invoke/runtime.js';
 import type { JobWorker } from '../jobs/worker.js';
 import { checkKey } from '../keys/authenticate.js';
 import { createCatalogCallerResolver } from '../meta-tools/access.js';
+import type { MetaTool, MetaToolAnswer, MetaToolRequest } from '../meta-tools/answer.js';
 import { type CatalogContract, type CatalogVersions, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
 import { describeCapability, resolveCapability } from '../meta-tools/describe.js';
@@ -37,11 +38,8 @@ export interface MetaToolRouteOptions {
   readonly jobs?: JobWorker;
 }
 
-/** One meta-tool's handler: reads `ctx.state.body`, answers on `ctx` (status, body, headers). */
-export type MetaToolHandler = (ctx: MetaToolContext) => Promise<void>;
-
-/** The four meta-tools' handlers, shared by the HTTP routes and the MCP endpoint (src/mcp). */
-export type MetaToolHandlers = Readonly<Record<MetaToolDefinition['name'], MetaToolHandler>>;
+/** The four meta-tools, shared by the HTTP routes and the MCP endpoint (src/mcp). */
+export type MetaToolHandlers = Readonly<Record<MetaToolDefinition['name'], MetaTool>>;
 
 /**
  * Builds the four meta-tool handlers once: the search index, the version table and the guard chain
@@ -97,20 +95,20 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   const optionalKey: KeyCheck = async (authorization, ctx) =>
     authorization === undefined ? false : requiredKey(authorization, ctx);
   const tools: MetaToolHandlers = {
-    async search_capabilities(ctx) {
-      const caller = await resolveCatalogCaller(ctx.headers.authorization);
-      const request = validateBody('SearchCapabilitiesRequest', ctx.state.body);
+    async search_capabilities(call) {
+      const caller = await resolveCatalogCaller(call.headers.authorization);
+      const request = validateBody('SearchCapabilitiesRequest', call.body);
       const page = searchCapabilities(index, request, { cursors, scopes: caller.scopes, cache: searchCache });
-      ctx.type = 'application/json';
-      ctx.body = serializeSearchResponse(page, searchCache);
+      // Serialized with the cached result items' text (src/meta-tools/search-cache.ts).
+      return { status: 200, body: serializeSearchResponse(page, searchCache) };
     },
-    async describe(ctx) {
-      const caller = await resolveCatalogCaller(ctx.headers.authorization);
-      const request = validateBody('DescribeRequest', ctx.state.body);
-      ctx.body = describeCapability(versions, request, caller.scopes);
+    async describe(call) {
+      const caller = await resolveCatalogCaller(call.headers.authorization);
+      const request = validateBody('DescribeRequest', call.body);
+      return { status: 200, body: describeCapability(versions, request, caller.scopes) };
     },
-    dry_run: (ctx) => dryRun(ctx, runtime, versions, handlers),
-    invoke: (ctx) => invoke(ctx, { runtime, versions, handlers, access: options.access }),
+    dry_run: (call) => dryRun(call, runtime, versions, handlers),
+    invoke: (call) => invoke(call, { runtime, versions, handlers, access: options.access }),
   };
   return { handlers: tools, optionalKey, requiredKey };
 }
@@ -151,7 +149,23 @@ export function registerMetaToolRoutes(
   const paramsBody = keyedJsonBody(requiredKey, paramsBodyLimitBytes(options.bodyLimitBytes));
   for (const tool of metaTools) {
     const parse = tool.name === 'dry_run' || tool.name === 'invoke' ? paramsBody : body;
-    router.post(tool.path, parse, (ctx) => handlers[tool.name](ctx));
+    router.post(tool.path, parse, async (ctx) => answerOn(ctx, await handlers[tool.name](requestOf(ctx))));
   }
   return handlers;
+}
+
+/** The HTTP adapter's half: a route's Koa context as a meta-tool call. */
+function requestOf(ctx: ParameterizedContext<GatewayState>): MetaToolRequest {
+  const { body, requestId, auditId, log } = ctx.state;
+  return { body, headers: ctx.headers, ip: ctx.ip, requestId, auditId, log };
+}
+
+/** The HTTP adapter's other half: a meta-tool's answer as the route's response. */
+function answerOn(ctx: ParameterizedContext<GatewayState>, answer: MetaToolAnswer): void {
+  if (answer.headers !== undefined) ctx.set(answer.headers);
+  ctx.status = answer.status;
+  // JSON text or stored bytes go out as they are; an object is serialized by Koa.
+  if (typeof answer.body === 'string' || Buffer.isBuffer(answer.body)) ctx.type = 'application/json';
+  ctx.body = answer.body;
+  if (answer.errorCode !== undefined) ctx.state.errorCode = answer.errorCode;
 }

@@ -1,20 +1,19 @@
 import type { Admission, Principal } from '@agw/guard';
-import type { MetaToolContext } from '../http/exchange.js';
 
 /**
- * Sets the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers, draft-08+ structured-field
+ * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers, draft-08+ structured-field
  * syntax) from the policy guard's tightest bucket: `RateLimit-Policy: "<policy>";q=<limit>;w=<window>`
  * and `RateLimit: "<policy>";r=<remaining>;t=<seconds until reset>`. A 429 carries `r=0` and `t` equal
  * to its `Retry-After`. Runs stopped before `policy` consumed no bucket and carry none.
  */
-export function setRateLimitHeaders(ctx: MetaToolContext, admission: Admission<Principal>): void {
+export function rateLimitHeaders(admission: Admission<Principal>): Record<string, string> {
   let fact = admission.facts.rateLimit;
   if (admission.outcome === 'deny' && admission.decision.code === 'rate_limited') {
     const detail = admission.decision.details?.[0] as
       | { policy?: string; limit?: number; window_seconds?: number }
       | undefined;
     if (detail?.policy === undefined || detail.limit === undefined || detail.window_seconds === undefined) {
-      return;
+      return {};
     }
     fact = {
       policy: detail.policy,
@@ -24,7 +23,9 @@ export function setRateLimitHeaders(ctx: MetaToolContext, admission: Admission<P
       window_seconds: detail.window_seconds,
     };
   }
-  if (fact === undefined) return;
-  ctx.set('RateLimit-Policy', `"${fact.policy}";q=${fact.limit};w=${fact.window_seconds}`);
-  ctx.set('RateLimit', `"${fact.policy}";r=${fact.remaining};t=${fact.reset_seconds}`);
+  if (fact === undefined) return {};
+  return {
+    'RateLimit-Policy': `"${fact.policy}";q=${fact.limit};w=${fact.window_seconds}`,
+    RateLimit: `"${fact.policy}";r=${fact.remaining};t=${fact.reset_seconds}`,
+  };
 }
