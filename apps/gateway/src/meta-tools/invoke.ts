@@ -30,7 +30,7 @@ export interface InvokeDependencies {
  * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
  * continues in one transaction: audit, billing, egress, the handler (a mutating one in a savepoint),
  * the charge and the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
- * through `runIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
+ * through `answerIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
  */
 export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): Promise<MetaToolAnswer> {
   const request = validateBody('InvokeRequest', call.body);
