@@ -237,7 +237,7 @@ const cases: [name: string, input: TotalsInput, expected: Expected][] = [
     },
   ],
   [
-    'a credit note is computed like an invoice, in positive amounts (11.305 → 11.31)',
+    'VAT of exactly half a cent rounds half-up (59.50 × 19 % = 11.305 → 11.31)',
     EUR({ lines: [{ quantity: 1, unit_price: 59.5, tax_percent: 19 }] }),
     {
       subtotal: '59.50',
