@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createValidator, findCapabilityContract } from '@agw/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
@@ -33,9 +34,12 @@ async function invoke(id: string, params: Record<string, unknown>) {
   );
   return answer;
 }
+const validator = createValidator();
+
 /**
- * The result of a run. issue_secret is risk `high` in the spec: it waits for an operator approval,
- * given here through the admin API, then runs with the approval token.
+ * The result of a run, checked against the capability's output schema. issue_secret is risk `high` in
+ * the spec: it waits for an operator approval, given here through the admin API, then runs with the
+ * approval token.
  */
 async function result(id: string, params: Record<string, unknown>) {
   let answer = await invoke(id, params);
@@ -52,6 +56,10 @@ async function result(id: string, params: Record<string, unknown>) {
   }
   if (answer.status !== 200 || answer.json.result === undefined)
     throw new Error(`${id}: ${answer.status} ${answer.text}`);
+  const contract = findCapabilityContract(id);
+  if (contract === undefined) throw new Error(`no contract ${id}`);
+  const verdict = validator.validate(contract.output_schema, answer.json.result);
+  if (!verdict.valid) throw new Error(`${id} result breaks its output schema: ${JSON.stringify(verdict)}`);
   return answer.json.result;
 }
 
@@ -188,6 +196,105 @@ describe('the agent’s setup', () => {
     expect(issued.url_path).toBe(`/book/${created.link.slug}/${issued.secret_once}`);
     const listed = await result('calendar.booking_link.manage', { operation: 'list' });
     expect(JSON.stringify(listed)).not.toContain(issued.secret_once);
+  });
+  // Every operation once, each result checked against its output schema by result().
+  it('lists and updates calendars, event types and templates; archives a template', async () => {
+    const renamed = await result('calendar.calendar.manage', {
+      operation: 'update',
+      calendar_id: calendarId,
+      name: 'Dana Berg (Consulting)',
+      default_duration_minutes: 45,
+    });
+    expect(renamed.calendar).toMatchObject({ name: 'Dana Berg (Consulting)', default_duration_minutes: 45 });
+    const calendars = await result('calendar.calendar.manage', { operation: 'list' });
+    expect(calendars.count).toBe(calendars.calendars.length);
+    expect(calendars.calendars).toContainEqual(
+      expect.objectContaining({ id: calendarId, name: 'Dana Berg (Consulting)' }),
+    );
+    await result('calendar.calendar.manage', {
+      operation: 'update',
+      calendar_id: calendarId,
+      name: 'Dana Berg',
+    });
+
+    const spare = await result('calendar.event_type.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      name: 'Phone call',
+      duration_minutes: 15,
+    });
+    const changed = await result('calendar.event_type.manage', {
+      operation: 'update',
+      event_type_id: spare.event_type.id,
+      duration_minutes: 20,
+      location: 'By phone',
+    });
+    expect(changed.event_type).toMatchObject({
+      name: 'Phone call',
+      duration_minutes: 20,
+      location: 'By phone',
+    });
+    const types = await result('calendar.event_type.manage', { operation: 'list', calendar_id: calendarId });
+    expect(types.event_types.map((type: { id: string }) => type.id)).toEqual(
+      expect.arrayContaining([eventTypeId, spare.event_type.id]),
+    );
+    await result('calendar.event_type.manage', { operation: 'archive', event_type_id: spare.event_type.id });
+    const active = await result('calendar.event_type.manage', { operation: 'list', calendar_id: calendarId });
+    expect(active.event_types.map((type: { id: string }) => type.id)).not.toContain(spare.event_type.id);
+
+    const template = await result('calendar.booking_link_template.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      name: 'Follow-up',
+      slug_base: 'follow-up',
+    });
+    const templates = await result('calendar.booking_link_template.manage', { operation: 'list' });
+    expect(templates.templates.map((t: { id: string }) => t.id)).toContain(template.template.id);
+    const archived = await result('calendar.booking_link_template.manage', {
+      operation: 'archive',
+      template_id: template.template.id,
+    });
+    expect(archived.template.status).toBe('archived');
+    const refused = await invoke('calendar.booking_link.manage', {
+      operation: 'create',
+      template_id: template.template.id,
+    });
+    expect(refused.status).toBe(409);
+  });
+});
+
+describe('the agent’s bookings', () => {
+  it('updates a booking’s title and notes and marks a no-show', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const [slot] = (await slotsOf(path)).body.slots;
+    const booked = await postJson(`${path}/bookings`, {
+      start: slot.start,
+      name: 'N',
+      email: 'n@example.com',
+    });
+    expect(booked.status).toBe(201);
+    const id = booked.body.booking.id;
+    const edited = await result('calendar.booking.manage', {
+      operation: 'update',
+      booking_id: id,
+      title: 'Intro call (moved to video)',
+      notes: 'Bring the contract draft.',
+    });
+    expect(edited.booking).toMatchObject({
+      title: 'Intro call (moved to video)',
+      notes: 'Bring the contract draft.',
+      status: 'confirmed',
+      start_at: slot.start,
+      sequence: 0,
+    });
+    const missed = await result('calendar.booking.manage', {
+      operation: 'update',
+      booking_id: id,
+      status: 'no_show',
+    });
+    expect(missed.booking).toMatchObject({ status: 'no_show', notes: 'Bring the contract draft.' });
+    const listed = await result('calendar.booking.manage', { operation: 'list', calendar_id: calendarId });
+    expect(listed.bookings).toContainEqual(expect.objectContaining({ id, status: 'no_show' }));
   });
 });
 
