@@ -90,6 +90,12 @@ const postJson = async (path: string, body: unknown) => {
   });
   return { status: response.status, body: await response.json() };
 };
+/** A page's status, content type and HTML with its per-response nonce blanked (to compare whole pages). */
+const pageOf = async (path: string) => {
+  const response = await fetch(`${gateway.url}${path}`);
+  const html = (await response.text()).replace(/nonce="[^"]*"/g, 'nonce=""');
+  return { status: response.status, type: response.headers.get('content-type'), html };
+};
 const slotsOf = async (path: string, tz = 'Europe/Berlin') =>
   getJson(`${path}/slots?tz=${encodeURIComponent(tz)}`);
 
@@ -313,13 +319,18 @@ describe('the public JSON API', () => {
     const slug = path.split('/')[2];
     const wrongSecret = await slotsOf(`/book/${slug}/${'A'.repeat(43)}`);
     const noSecret = await slotsOf(`/book/${slug}`);
-    for (const answer of [unknown, wrongSecret, noSecret]) {
+    await result('calendar.booking_link.manage', { operation: 'revoke', link_id: linkId });
+    const revoked = await slotsOf(path);
+    for (const answer of [unknown, wrongSecret, noSecret, revoked]) {
       expect(answer.status).toBe(404);
       expect({ ...answer.body.error, request_id: 'x' }).toEqual({ ...unknown.body.error, request_id: 'x' });
     }
-    await result('calendar.booking_link.manage', { operation: 'revoke', link_id: linkId });
-    expect((await slotsOf(path)).status).toBe(404);
-    expect((await fetch(`${gateway.url}${path}`)).status).toBe(404);
+    // The HTML page too: the same status and the same page, but for the per-response CSP nonce.
+    const unknownPage = await pageOf('/book/no-such-link');
+    expect(unknownPage.status).toBe(404);
+    for (const other of [`/book/${slug}/${'A'.repeat(43)}`, `/book/${slug}`, path]) {
+      expect(await pageOf(other)).toEqual(unknownPage);
+    }
   });
 
   it('an expired link answers like an unknown one and lists as expired; a new validity reopens it', async () => {
@@ -329,7 +340,11 @@ describe('the public JSON API', () => {
       .knex('calendar_booking_links')
       .where({ id: linkId })
       .update({ valid_until: new Date(Date.now() - 1000) });
-    expect((await slotsOf(path)).status).toBe(404);
+    const expired = await slotsOf(path);
+    const unknown = await slotsOf('/book/no-such-link');
+    expect(expired.status).toBe(404);
+    expect({ ...expired.body.error, request_id: 'x' }).toEqual({ ...unknown.body.error, request_id: 'x' });
+    expect(await pageOf(path)).toEqual(await pageOf('/book/no-such-link'));
     const listed = await result('calendar.booking_link.manage', { operation: 'list', status: 'expired' });
     expect(listed.links.map((link: { id: string }) => link.id)).toContain(linkId);
     await result('calendar.booking_link.manage', { operation: 'update', link_id: linkId, valid_days: 2 });
