@@ -11,6 +11,7 @@ import { createValidator, findCapabilityContract } from '@agw/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
+import { contrastRatio, cssRules, hexIn } from './helpers/contrast.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
@@ -602,6 +603,40 @@ describe('the public JSON API', () => {
     expect(response.status).toBe(201);
     expect(response.headers.get('content-type')).toContain('text/html');
     expect(await response.text()).toContain('<h1>Booked</h1>');
+  });
+
+  it('serves colours that meet WCAG contrast: text 4.5:1, focus ring and field borders 3:1', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const html = await (await fetch(`${gateway.url}${path}`)).text();
+    const rules = cssRules(html.match(/<style[^>]*>([\s\S]*?)<\/style>/)?.[1] ?? '');
+    const page = hexIn(rules.get('body')?.background);
+    const text = hexIn(rules.get('body')?.color);
+    const checked: string[] = [];
+    // Every rule that sets a text colour, on its own background or the page's; every background a
+    // rule sets under body text.
+    for (const [selector, declarations] of rules) {
+      if (selector === 'body') continue;
+      const ground = declarations.background ? hexIn(declarations.background) : page;
+      const ink = declarations.color ? hexIn(declarations.color) : declarations.background ? text : undefined;
+      if (!ink) continue;
+      checked.push(selector);
+      expect(contrastRatio(ink, ground), `${selector}: ${ink} on ${ground}`).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(contrastRatio(text, page)).toBeGreaterThanOrEqual(4.5);
+    expect(checked).toEqual(expect.arrayContaining(['.organizer', 'button', '.times label', '.error']));
+    // The focus indicator sits on the page (outline-offset) next to white fields: 3:1 against both.
+    const focus = [...rules].filter(([selector, d]) => selector.includes(':focus-visible') && d.outline);
+    expect(focus.map(([selector]) => selector)).toEqual(
+      expect.arrayContaining(['button:focus-visible', 'input:focus-visible', 'select:focus-visible']),
+    );
+    for (const [selector, declarations] of focus) {
+      const ring = hexIn(declarations.outline);
+      for (const ground of [page, '#ffffff']) {
+        expect(contrastRatio(ring, ground), `${selector}: ${ring} on ${ground}`).toBeGreaterThanOrEqual(3);
+      }
+    }
+    const border = hexIn(rules.get('input[type=text]')?.border);
+    expect(contrastRatio(border, '#ffffff')).toBeGreaterThanOrEqual(3);
   });
 
   it('is listed in /openapi.json', async () => {

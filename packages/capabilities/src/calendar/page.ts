@@ -19,7 +19,7 @@ legend{font-weight:600;padding:0 .25rem}.times{display:flex;flex-wrap:wrap;gap:.
 .times label{display:inline-block;min-width:5.5rem;text-align:center;padding:.6rem .8rem;border:1px solid #0b5394;
 border-radius:.4rem;color:#0b5394;background:#fff;cursor:pointer}
 .times input:checked+label{background:#0b5394;color:#fff}
-.times input:focus-visible+label,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #e69138;outline-offset:2px}
+.times input:focus-visible+label,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #b45309;outline-offset:2px}
 label.field{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input[type=text],input[type=email],input[type=tel],select,textarea{width:100%;padding:.6rem;border:1px solid #767676;border-radius:.4rem;font:inherit;background:#fff}
 button{font:inherit;padding:.7rem 1.4rem;border:0;border-radius:.4rem;background:#0b5394;color:#fff;cursor:pointer;margin-top:1rem}
