@@ -91,6 +91,24 @@ const postJson = async (path: string, body: unknown) => {
   });
   return { status: response.status, body: await response.json() };
 };
+/** The entities escapeHtml writes, read back. */
+const unescape = (text: string) =>
+  text.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+/** What a page's booking form holds: text inputs, the textarea, the checked time and hidden fields. */
+function formValues(html: string): Record<string, string> {
+  const form = html.slice(html.indexOf('<form method="post"'));
+  const values: Record<string, string> = {};
+  for (const [input] of form.matchAll(/<input\b[^>]*>/g)) {
+    const name = input.match(/\bname="([^"]*)"/)?.[1];
+    const value = input.match(/\bvalue="([^"]*)"/)?.[1];
+    if (!name || value === undefined) continue;
+    if (input.includes('type="radio"') && !/\bchecked\b/.test(input)) continue;
+    values[name] = unescape(value);
+  }
+  const note = form.match(/<textarea[^>]*name="note"[^>]*>([\s\S]*?)<\/textarea>/)?.[1];
+  if (note !== undefined) values.note = unescape(note);
+  return values;
+}
 /** A page's status, content type and HTML with its per-response nonce blanked (to compare whole pages). */
 const pageOf = async (path: string) => {
   const response = await fetch(`${gateway.url}${path}`);
@@ -637,6 +655,63 @@ describe('the public JSON API', () => {
     }
     const border = hexIn(rules.get('input[type=text]')?.border);
     expect(contrastRatio(border, '#ffffff')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('gives a refused form post back with what the visitor typed and the reason', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const [slot] = (await slotsOf(path)).body.slots;
+    const typed = {
+      start: slot.start,
+      name: 'Kim "K" <b>Booker</b> & Co',
+      email: 'kim-at-example.com',
+      note: 'Line one\n<script>alert(1)</script> & "two"',
+      timezone: 'Asia/Kolkata',
+    };
+    const post = (fields: Record<string, string>) =>
+      fetch(`${gateway.url}${path}/bookings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+        body: new URLSearchParams(fields),
+      });
+    const invalid = await post(typed);
+    expect(invalid.status).toBe(400);
+    const page = await invalid.text();
+    expect(page).toContain('<p class="error" role="alert">email: Give a valid email address.</p>');
+    expect(formValues(page)).toMatchObject({
+      name: typed.name,
+      email: typed.email,
+      note: typed.note,
+      start: slot.start,
+      timezone: 'Asia/Kolkata',
+    });
+    expect(page).not.toContain('<script>alert');
+
+    // Taken in the meantime: the same answers come back, the time is no longer offered.
+    expect(
+      (await postJson(`${path}/bookings`, { start: slot.start, name: 'A', email: 'a@example.com' })).status,
+    ).toBe(201);
+    const taken = await post({ ...typed, email: 'kim@example.com' });
+    expect(taken.status).toBe(409);
+    const again = await taken.text();
+    expect(again).toContain('That time was just taken. Please pick another.');
+    expect(formValues(again)).toMatchObject({ name: typed.name, email: 'kim@example.com', note: typed.note });
+    expect(formValues(again).start).toBeUndefined();
+  });
+
+  it('fills in the recipient on a secret link only; a public link never shows whom it was made for', async () => {
+    const open = await newLink({
+      access_mode: 'public',
+      one_time_use: false,
+      recipient_email: 'hidden-recipient@example.com',
+      recipient_name: 'Hidden Recipient',
+    });
+    const html = await (await fetch(`${gateway.url}${open.path}`)).text();
+    expect(html).toContain('id="email"');
+    expect(html).not.toContain('hidden-recipient@example.com');
+    expect(html).not.toContain('Hidden Recipient');
+    const secret = await newLink({ recipient_email: 'sent-to@example.com', recipient_name: 'Sent To' });
+    const personal = formValues(await (await fetch(`${gateway.url}${secret.path}`)).text());
+    expect(personal).toMatchObject({ email: 'sent-to@example.com', name: 'Sent To' });
   });
 
   it('is listed in /openapi.json', async () => {
