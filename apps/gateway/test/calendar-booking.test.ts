@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createValidator, findCapabilityContract } from '@agw/contracts';
 import ICAL from 'ical.js';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
@@ -20,9 +21,13 @@ import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js
 // This file books about 20 times from 127.0.0.1 before its rate-limit test spends the rest.
 const BOOKINGS_PER_MINUTE = 30;
 process.env.CALENDAR_BOOKINGS_PER_MINUTE = String(BOOKINGS_PER_MINUTE);
+// The month grid reads a month of slots in pages of the link's slot_limit (up to 9 reads for a month
+// open every day 09:00–17:00), and the browser tests read several months and zones within a minute.
+process.env.CALENDAR_READS_PER_MINUTE = '1000';
 const gateway = useGateway();
 afterAll(() => {
   delete process.env.CALENDAR_BOOKINGS_PER_MINUTE;
+  delete process.env.CALENDAR_READS_PER_MINUTE;
 });
 let key: string;
 let calendarId: string;
@@ -93,7 +98,7 @@ const postJson = async (path: string, body: unknown) => {
   return { status: response.status, body: await response.json() };
 };
 /** The entities escapeHtml writes, read back. */
-const unescape = (text: string) =>
+const readEntities = (text: string) =>
   text.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
 /** What a page's booking form holds: text inputs, the textarea, the checked time and hidden fields. */
 function formValues(html: string): Record<string, string> {
@@ -104,10 +109,10 @@ function formValues(html: string): Record<string, string> {
     const value = input.match(/\bvalue="([^"]*)"/)?.[1];
     if (!name || value === undefined) continue;
     if (input.includes('type="radio"') && !/\bchecked\b/.test(input)) continue;
-    values[name] = unescape(value);
+    values[name] = readEntities(value);
   }
   const note = form.match(/<textarea[^>]*name="note"[^>]*>([\s\S]*?)<\/textarea>/)?.[1];
-  if (note !== undefined) values.note = unescape(note);
+  if (note !== undefined) values.note = readEntities(note);
   return values;
 }
 /** A page's status, content type and HTML with its per-response nonce blanked (to compare whole pages). */
@@ -408,7 +413,7 @@ describe('the public JSON API', () => {
     expect(links.links.map((link: { id: string }) => link.id)).toContain(linkId);
 
     const toBooker = await mailTo('kim@example.com', 'Confirmed: Video call: Intro call');
-    const toOrganizer = await mailTo('dana@example.com', 'Confirmed: Video call: Intro call');
+    const toOrganizer = await mailTo('dana@example.com', 'Confirmed: Video call: Intro call with Kim Booker');
     expect(toBooker.body).toContain('(Asia/Kolkata)');
     expect(toOrganizer.body).toContain('(Europe/Berlin)');
     const [ics] = attachmentsOf(toBooker);
@@ -761,7 +766,15 @@ const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
   : join(tmpdir(), `agw-calendar-booking-page-${process.pid}.png`);
 
 describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnavailable ?? ''}`, () => {
-  it('a visitor in Kolkata opens a secret link, picks a slot, books, sees the confirmation; the link then refuses', async () => {
+  /** A time as the page's picker labels it: the page's language, the visitor's zone. */
+  const timeLabel = (iso: string, zone: string) =>
+    new Intl.DateTimeFormat('en', { timeZone: zone, hour: 'numeric', minute: 'numeric' }).format(
+      new Date(iso),
+    );
+  const labelOf = (page: Page, input: Locator) =>
+    input.getAttribute('id').then((id) => page.locator(`label[for="${id}"]`));
+
+  it('a visitor in Kolkata opens a secret link, picks a day and a time in the month grid, books, sees the confirmation; the link then refuses', async () => {
     const { path } = await newLink({
       one_time_use: true,
       recipient_email: 'ravi@example.com',
@@ -774,42 +787,98 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
         viewport: { width: 390, height: 844 },
       });
       const page = await context.newPage();
+      const reads: string[] = [];
+      page.on('request', (request) => reads.push(request.url()));
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
       await page.goto(`${gateway.url}${path}`);
-      // The script picked the visitor's zone from the browser (chromium names it by its older alias).
-      await page.waitForURL(/tz=Asia%2F(Kolkata|Calcutta)/);
-      expect(['Asia/Kolkata', 'Asia/Calcutta']).toContain(await page.locator('#tz').inputValue());
+      await page.locator('#picker').waitFor({ state: 'visible' });
+      // The script picked the visitor's zone from the browser (chromium names it by its older alias),
+      // read the free times from the link's own JSON API in that zone, and replaced the no-JS list.
+      const zone = await page.locator('#tz').inputValue();
+      expect(['Asia/Kolkata', 'Asia/Calcutta']).toContain(zone);
+      expect(await page.locator('input[name=timezone]').inputValue()).toBe(zone);
+      expect(
+        reads.some(
+          (url) =>
+            url.startsWith(`${gateway.url}${path}/slots?`) && url.includes(`tz=${encodeURIComponent(zone)}`),
+        ),
+      ).toBe(true);
+      expect(await page.locator('#slot-list').count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe('Intro call');
-      const firstSlot = page.locator('input[name=start]').first();
-      const start = await firstSlot.getAttribute('value');
-      const label = await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).textContent();
-      expect(label).toBe(
-        new Intl.DateTimeFormat('en', {
-          timeZone: 'Asia/Kolkata',
-          hour: 'numeric',
-          minute: 'numeric',
-        }).format(new Date(start as string)),
-      );
-      await page.locator(`label[for="${await firstSlot.getAttribute('id')}"]`).click();
+
+      // Days with free times are marked; the first is picked. Pick the next one with the mouse.
+      const freeDays = page.locator('#picker tbody button.free');
+      expect(await freeDays.count()).toBeGreaterThan(1);
+      expect(await freeDays.first().getAttribute('aria-pressed')).toBe('true');
+      const day = freeDays.nth(1);
+      const date = (await day.getAttribute('data-date')) as string;
+      expect(await day.getAttribute('aria-label')).toMatch(/: \d+ free times?$/);
+      await day.click();
+      expect(await day.getAttribute('aria-pressed')).toBe('true');
+      const firstTime = page.locator('#day-times input[name=start]').first();
+      const start = (await firstTime.getAttribute('value')) as string;
+      expect(localParts(start, 'Asia/Kolkata')[0]).toBe(date);
+      expect(await (await labelOf(page, firstTime)).textContent()).toBe(timeLabel(start, 'Asia/Kolkata'));
+
+      // The zone can be changed: the same time is relabelled in New York's without a reload, and back.
+      await page.locator('#tz').selectOption('America/New_York');
+      const utcInput = page.locator(`#day-times input[value="${start}"]`);
+      await expect
+        .poll(async () => (await utcInput.count()) && (await labelOf(page, utcInput)).textContent())
+        .toBe(timeLabel(start, 'America/New_York'));
+      expect(await page.locator('input[name=timezone]').inputValue()).toBe('America/New_York');
+      expect(page.url()).toContain('tz=America%2FNew_York');
+      await page.locator('#tz').selectOption(zone);
+      await page.locator(`#picker tbody button[data-date="${date}"]`).click();
+      await expect
+        .poll(async () =>
+          (await labelOf(page, page.locator(`#day-times input[value="${start}"]`))).textContent(),
+        )
+        .toBe(timeLabel(start, 'Asia/Kolkata'));
+
+      await (await labelOf(page, page.locator(`#day-times input[value="${start}"]`))).click();
       expect(await page.locator('#email').inputValue()).toBe('ravi@example.com');
       await page.screenshot({ path: SCREENSHOT, fullPage: false });
       await page.getByRole('button', { name: 'Book' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Booked');
       expect(await page.locator('main').textContent()).toContain('ravi@example.com');
+      expect(await page.locator('main').textContent()).toContain(`(${zone})`);
+      const bookings = await result('calendar.booking.manage', {
+        operation: 'list',
+        calendar_id: calendarId,
+      });
+      expect(
+        bookings.bookings.find((b: { booker_email: string }) => b.booker_email === 'ravi@example.com'),
+      ).toMatchObject({ start_at: start, booker_timezone: zone });
+      expect(problems).toEqual([]); // no CSP refusal, no script error
       const again = await page.goto(`${gateway.url}${path}`);
       expect(again?.status()).toBe(404);
       expect(await page.locator('h1').textContent()).toBe('This booking link is not available.');
+
+      // Without JavaScript the server-rendered day list is the page.
+      const plain = await browser.newContext({ javaScriptEnabled: false });
+      const noScript = await plain.newPage();
+      const open = await newLink({ access_mode: 'public', one_time_use: false });
+      await noScript.goto(`${gateway.url}${open.path}`);
+      expect(await noScript.locator('#picker').isVisible()).toBe(false);
+      expect(await noScript.locator('#slot-list input[name=start]').count()).toBeGreaterThan(0);
     } finally {
       await browser.close();
     }
   });
 
-  it('books with the keyboard alone', async () => {
+  it('books with the keyboard alone: the grid is one tab stop, arrows move by day and week, Enter picks', async () => {
     const { path } = await newLink({ one_time_use: true });
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ timezoneId: 'Europe/Berlin' });
       const page = await context.newPage();
       await page.goto(`${gateway.url}${path}?tz=Europe%2FBerlin`);
+      await page.locator('#picker').waitFor({ state: 'visible' });
       const tabTo = async (selector: string) => {
         for (let i = 0; i < 40; i += 1) {
           await page.keyboard.press('Tab');
@@ -817,14 +886,33 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
         }
         throw new Error(`Tab never reached ${selector}`);
       };
-      await tabTo('input[name=start]');
-      await page.keyboard.press('ArrowRight'); // the second time of the first day (arrows move and select)
+      const focusedDate = () =>
+        page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.date ?? null);
+      const plusDays = (date: string, days: number) =>
+        new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+      await tabTo('#picker tbody button');
+      const first = (await focusedDate()) as string;
+      expect(await page.locator('#picker tbody button[tabindex="0"]').count()).toBe(1);
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(focusedDate).toBe(plusDays(first, 7));
+      await page.keyboard.press('ArrowUp');
+      await expect.poll(focusedDate).toBe(first);
+      await page.keyboard.press('ArrowRight');
+      const day = plusDays(first, 1);
+      await expect.poll(focusedDate).toBe(day);
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => page.locator(`#picker tbody button[data-date="${day}"]`).getAttribute('aria-pressed'))
+        .toBe('true');
+      await tabTo('#day-times input[name=start]');
+      await page.keyboard.press('ArrowRight'); // the second time of that day (arrows move and select)
       const chosen = await page.evaluate(() => (document.activeElement as HTMLInputElement).value);
+      expect(localParts(chosen, 'Europe/Berlin')[0]).toBe(day);
       await tabTo('#name');
       await page.keyboard.type('Key Board');
       await tabTo('#email');
       await page.keyboard.type('keys@example.com');
-      await tabTo('button[type=submit]#book-submit, form#book button[type=submit]');
+      await tabTo('form#book button[type=submit]');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('h1').textContent()).toBe('Booked');
       const bookings = await result('calendar.booking.manage', {

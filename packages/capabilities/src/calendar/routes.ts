@@ -51,8 +51,9 @@ function html(status: number, body: string, nonce: string): Answer {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       // The secret is in the path: never hand it to another site (same-origin still sends Origin).
+      // connect-src 'self': the page's script reads the link's own /slots.
       'referrer-policy': 'same-origin',
-      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       'x-robots-tag': 'noindex',
     },
     body,
@@ -150,14 +151,8 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
       const now = host.clock.now();
       const fromText = request.query.get('from');
       const from = fromText && !Number.isNaN(Date.parse(fromText)) ? new Date(fromText) : now;
-      const page = await linkSlots(
-        sql,
-        open,
-        type,
-        from,
-        new Date(now.getTime() + open.link.booking_window_days * DAY_MS),
-        now,
-      );
+      const until = new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
+      const page = await linkSlots(sql, open, type, from, until, now);
       const last = page.slots.at(-1);
       return renderBookingPage(
         {
@@ -172,6 +167,7 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
           eventType: type,
           slots: page.slots,
           nextFrom: page.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
+          until: until.toISOString(),
           phoneRequired: open.link.phone_required,
           values: refused?.values ?? recipientOf(open),
           ...(refused ? { error: refused.error } : {}),
