@@ -620,6 +620,7 @@ describe('the public JSON API', () => {
     expect(html).toContain('<html lang="de"');
     expect(html).toContain('Termin wählen');
     expect(html).toContain('Beratung, 60 min');
+    expect(html).toContain('aria-label="Nächster Monat"');
     expect(html).not.toContain('dana@example.com');
     await result('calendar.event_type.manage', { operation: 'archive', event_type_id: type.event_type.id });
     const after = await slotsOf(link.url_path);
@@ -871,6 +872,42 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
     }
   });
 
+  it('a refused booking comes back in the grid with the chosen time, the typed answers and the reason', async () => {
+    const { path } = await newLink({
+      one_time_use: true,
+      email_binding_required: true,
+      recipient_email: 'bound@example.com',
+    });
+    const browser = await launchBrowser();
+    try {
+      const page = await (await browser.newContext({ timezoneId: 'Europe/Berlin' })).newPage();
+      await page.goto(`${gateway.url}${path}`);
+      await page.locator('#picker').waitFor({ state: 'visible' });
+      const time = page.locator('#day-times input[name=start]').nth(1);
+      const start = (await time.getAttribute('value')) as string;
+      await (await labelOf(page, time)).click();
+      await page.locator('#name').fill('Not Bound');
+      await page.locator('#email').fill('other@example.com');
+      await page.locator('#note').fill('Please call first.');
+      await page.getByRole('button', { name: 'Book' }).click();
+      await expect
+        .poll(() => page.locator('[role=alert]').textContent())
+        .toBe('This link can only be booked with the email address it was sent to.');
+      await page.locator('#picker').waitFor({ state: 'visible' });
+      expect(await page.locator('#day-times input[name=start]:checked').getAttribute('value')).toBe(start);
+      expect(
+        await page
+          .locator(`#picker tbody button[data-date="${localParts(start, 'Europe/Berlin')[0]}"]`)
+          .getAttribute('aria-pressed'),
+      ).toBe('true');
+      expect(await page.locator('#name').inputValue()).toBe('Not Bound');
+      expect(await page.locator('#email').inputValue()).toBe('other@example.com');
+      expect(await page.locator('#note').inputValue()).toBe('Please call first.');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it('books with the keyboard alone: the grid is one tab stop, arrows move by day and week, Enter picks', async () => {
     const { path } = await newLink({ one_time_use: true });
     const browser = await launchBrowser();
@@ -896,6 +933,25 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       await page.keyboard.press('ArrowDown');
       await expect.poll(focusedDate).toBe(plusDays(first, 7));
       await page.keyboard.press('ArrowUp');
+      await expect.poll(focusedDate).toBe(first);
+      // PageDown shows the next month (read from the API) with the same day focused; PageUp returns.
+      const monthName = (date: string) =>
+        new Intl.DateTimeFormat('en', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(
+          new Date(`${date}T00:00:00Z`),
+        );
+      const nextMonth = plusDays(`${first.slice(0, 8)}01`, 32).slice(0, 7);
+      const focusedMonth = async () => (await focusedDate())?.slice(0, 7);
+      await page.keyboard.press('PageDown');
+      await expect.poll(focusedMonth).toBe(nextMonth);
+      expect(await page.locator('#month-label').textContent()).toBe(monthName(`${nextMonth}-01`));
+      await page.keyboard.press('PageUp');
+      await expect.poll(focusedMonth).toBe(first.slice(0, 7));
+      await page.keyboard.press('End'); // the week's Sunday, then back day by day
+      const sunday = (await focusedDate()) as string;
+      expect(new Date(`${sunday}T00:00:00Z`).getUTCDay()).toBe(0);
+      for (let back = (Date.parse(sunday) - Date.parse(first)) / 86_400_000; back > 0; back -= 1) {
+        await page.keyboard.press('ArrowLeft');
+      }
       await expect.poll(focusedDate).toBe(first);
       await page.keyboard.press('ArrowRight');
       const day = plusDays(first, 1);

@@ -201,8 +201,10 @@ export const PICKER_SCRIPT = `(function () {
     if (date.slice(0, 7) < first) date = today;
     if (date.slice(0, 7) > last) return;
     focusDate = date;
-    if (date.slice(0, 7) === month) return focusDay(date);
-    show(date.slice(0, 7)).then(function () { focusDay(focusDate); });
+    if (date.slice(0, 7) !== month) return show(date.slice(0, 7)); // render() moves the focus
+    ticket += 1; // back in the shown month: a month still loading is no longer wanted
+    status.textContent = Object.keys(days).length ? '' : texts.monthEmpty;
+    focusDay(date);
   }
 
   grid.addEventListener('click', function (event) {
@@ -216,8 +218,9 @@ export const PICKER_SCRIPT = `(function () {
     renderTimes();
   });
   grid.addEventListener('keydown', function (event) {
-    var date = event.target.dataset && event.target.dataset.date;
-    if (!date) return;
+    if (!(event.target.dataset && event.target.dataset.date)) return;
+    // From where the focus is going, not where it is: keys pressed while a month loads add up.
+    var date = focusDate || event.target.dataset.date;
     var weekday = (new Date(date + 'T00:00:00Z').getUTCDay() + 6) % 7;
     var steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7, Home: -weekday, End: 6 - weekday };
     if (event.key in steps) moveTo(addDays(date, steps[event.key]));
@@ -232,7 +235,7 @@ export const PICKER_SCRIPT = `(function () {
   next.addEventListener('click', function () { focusDate = null; show(addMonths(month, 1)); });
   zoneSelect.addEventListener('change', function () {
     useZone(zoneSelect.value);
-    var url = new URL(location.href);
+    var url = new URL(root.dataset.path, location.href); // the page's path, also after a refused post
     url.searchParams.set('tz', zone);
     history.replaceState(null, '', url);
     show(month && month >= first ? month : first, !month);
