@@ -737,6 +737,20 @@ describe('the public JSON API', () => {
     expect(personal).toMatchObject({ email: 'sent-to@example.com', name: 'Sent To' });
   });
 
+  it('serves the page under a nonce-only CSP that lets its script read nothing but this gateway', async () => {
+    const { path } = await newLink({ access_mode: 'public', one_time_use: false });
+    const response = await fetch(`${gateway.url}${path}`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    const html = await response.text();
+    const nonce = csp.match(/script-src 'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeDefined();
+    expect(html).toContain(`<script nonce="${nonce}">`);
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe');
+    expect(html.match(/<script\b/g)).toHaveLength(1);
+  });
+
   it('is listed in /openapi.json', async () => {
     const { body } = await getJson('/openapi.json');
     expect(Object.keys(body.paths)).toEqual(
