@@ -139,6 +139,7 @@ export const PICKER_SCRIPT = `(function () {
     var y = +month.slice(0, 4), mo = +month.slice(5, 7);
     monthLabel.textContent = new Intl.DateTimeFormat(lang, { timeZone: 'UTC', month: 'long', year: 'numeric' })
       .format(new Date(Date.UTC(y, mo - 1, 1)));
+    var arrow = document.activeElement === prev || document.activeElement === next ? document.activeElement : null;
     prev.disabled = month <= first;
     next.disabled = month >= last;
     var offset = (new Date(Date.UTC(y, mo - 1, 1)).getUTCDay() + 6) % 7; // weeks start on Monday
@@ -166,6 +167,8 @@ export const PICKER_SCRIPT = `(function () {
     while (row && row.cells.length < 7) row.insertCell();
     if (hadFocus) focusDay(focusDate);
     renderTimes();
+    // A month button that just became disabled would drop the focus to the page: keep it in the grid.
+    if (arrow && arrow.disabled) focusDay(focusDate);
   }
 
   function renderTimes() {
