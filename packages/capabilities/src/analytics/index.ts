@@ -22,7 +22,7 @@ function eventsPerMinute(): number {
 
 /** Ingestion and the tracker (public routes), the event writer, and retention (hourly). */
 function start(host: DomainHost): DomainService {
-  const writer = new EventWriter(host.sql);
+  const writer = new EventWriter(host.sql, host.log);
   const handle = ingestion(host, writer, eventsPerMinute());
   return {
     routes: [
@@ -36,10 +36,13 @@ function start(host: DomainHost): DomainService {
             'Send analytics events (one, or a batch of up to 100) with a property’s public ingestion id',
           tags: ['analytics'],
           responses: {
-            '202': { description: 'Committed: `{accepted, dropped: {bot, domain}}`' },
+            '202': {
+              description: 'Accepted, written within moments: `{accepted, dropped: {bot, domain}}`',
+            },
             '400': { description: 'Invalid body' },
             '404': { description: 'No active property has this ingestion id' },
             '429': { description: 'Too many requests from this address' },
+            '503': { description: 'Too many events waiting for the database; retry after Retry-After' },
           },
         },
       },

@@ -98,8 +98,22 @@ export const EVENT_COLUMNS = [
   'properties',
 ] as const;
 
-/** One multi-row INSERT of `rows` events (parameters in EVENT_COLUMNS order, row after row). */
+const insertTexts = new Map<number, string>();
+
+/**
+ * One multi-row INSERT of `rows` events (parameters in EVENT_COLUMNS order, row after row); built once
+ * per row count (at most 500 of them), not per batch.
+ */
 export function insertEventsText(rows: number): string {
+  let text = insertTexts.get(rows);
+  if (text === undefined) {
+    text = buildInsertEventsText(rows);
+    insertTexts.set(rows, text);
+  }
+  return text;
+}
+
+function buildInsertEventsText(rows: number): string {
   const width = EVENT_COLUMNS.length;
   const values = Array.from(
     { length: rows },
