@@ -17,7 +17,10 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 
 const times = [];
 let clock = profile.startTime;
-for (const delta of profile.timeDeltas) times.push((clock += delta));
+for (const delta of profile.timeDeltas) {
+  clock += delta;
+  times.push(clock);
+}
 const from = clock - Number(args.from) * 1e6;
 const to = clock - Number(args.to) * 1e6;
 

@@ -4,9 +4,10 @@ import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
 import { runStatement } from '../sql.js';
 import { AddressLimit } from './address-limit.js';
 import { type IncomingEvent, parseEvents } from './event-input.js';
+import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
-import type { EventRow, EventWriter } from './writer.js';
+import type { EventRow, EventWriter, StaleMark } from './writer.js';
 
 /** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
 export const CORS_HEADERS = {
@@ -72,6 +73,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     event: IncomingEvent,
     request: PublicRequest,
     now: Date,
+    day: string,
   ): Promise<EventRow> {
     const userAgent = request.headers['user-agent'] ?? '';
     const referrer =
@@ -89,7 +91,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
       event.url?.hostname ?? null,
       event.url?.pathname ?? null,
       referrer,
-      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, now) : null,
+      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, day, now) : null,
       JSON.stringify(event.properties),
     ];
   }
@@ -135,13 +137,20 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const userAgent = request.headers['user-agent'] ?? '';
     const dropped = { bot: 0, domain: 0 };
     const rows: EventRow[] = [];
+    const stale: StaleMark[] = [];
+    const today = localDay(property.timezone, now);
     for (const event of parsed.events) {
       // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
       if (event.url !== null && isBot(userAgent)) dropped.bot += 1;
       else if (event.url !== null && !hostAllowed(event.url, property.domains)) dropped.domain += 1;
-      else rows.push(await row(property, event, request, now));
+      else {
+        const day = event.occurredAt === now ? today : localDay(property.timezone, event.occurredAt);
+        rows.push(await row(property, event, request, now, day));
+        // An event of an earlier day: that day's rollup (if made already) is made again.
+        if (day < today) stale.push([randomUUID(), property.organization_id, property.id, day]);
+      }
     }
-    if (rows.length > 0 && !writer.accept(rows)) {
+    if (rows.length > 0 && !writer.accept(rows, stale)) {
       return answer(
         503,
         {

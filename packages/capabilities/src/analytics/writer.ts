@@ -1,9 +1,11 @@
 import type { DomainLog } from '../domain.js';
 import type { SqlDatabase } from '../sql.js';
-import { insertEventsText } from './sql.js';
+import { insertEventsText, insertStaleText } from './sql.js';
 
 /** One event row, values in EVENT_COLUMNS order. */
 export type EventRow = readonly unknown[];
+/** A day whose rollup an event sent late makes stale: id, organization, property, day (YYYY-MM-DD). */
+export type StaleMark = readonly [string, string, string, string];
 
 /** Rows per INSERT statement (14 parameters each, well under PostgreSQL's 65 535). */
 const ROWS_PER_STATEMENT = 500;
@@ -33,6 +35,7 @@ function refusedRow(error: unknown): boolean {
  */
 export class EventWriter {
   #queue: EventRow[] = [];
+  #marks: StaleMark[] = [];
   #running: Promise<void> | undefined;
   #stopping = false;
 
@@ -42,10 +45,14 @@ export class EventWriter {
     private readonly maxQueued = MAX_QUEUED_ROWS,
   ) {}
 
-  /** Queues `rows` for the next batch; false (nothing queued) when the queue is full. */
-  accept(rows: readonly EventRow[]): boolean {
+  /**
+   * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when
+   * the queue is full.
+   */
+  accept(rows: readonly EventRow[], marks: readonly StaleMark[] = []): boolean {
     if (this.#queue.length + rows.length > this.maxQueued) return false;
     for (const row of rows) this.#queue.push(row);
+    for (const mark of marks) this.#marks.push(mark);
     this.#running ??= this.#run();
     return true;
   }
@@ -69,22 +76,21 @@ export class EventWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, ROWS_PER_TRANSACTION);
+      // Marks go with the last of the rows queued with them (never before their events are committed).
+      const marks = this.#queue.length === 0 ? this.#marks.splice(0) : [];
       try {
-        await this.#insert(batch);
+        await this.#insert(batch, marks);
       } catch (error) {
-        if (refusedRow(error)) await this.#insertOneByOne(batch);
+        if (refusedRow(error)) await this.#insertOneByOne(batch, marks);
         else if (this.#stopping) {
-          this.log.error(
-            { err: error, lost_events: batch.length + this.#queue.length },
-            'event write failed',
-          );
+          const lost = batch.length + this.#queue.length;
+          this.log.error({ err: error, lost_events: lost }, 'event write failed');
           this.#queue = [];
+          this.#marks = [];
         } else {
-          this.log.warn(
-            { err: error, queued_events: batch.length + this.#queue.length },
-            'event write failed',
-          );
-          this.#queue = batch.concat(this.#queue);
+          const queued = batch.length + this.#queue.length;
+          this.log.warn({ err: error, queued_events: queued }, 'event write failed');
+          this.#requeue(batch, marks);
           await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
         }
       }
@@ -92,31 +98,47 @@ export class EventWriter {
     this.#running = undefined;
   }
 
-  #insert(rows: readonly EventRow[]): Promise<void> {
+  #requeue(rows: readonly EventRow[], marks: readonly StaleMark[]): void {
+    this.#queue = rows.concat(this.#queue);
+    this.#marks = marks.concat(this.#marks);
+  }
+
+  #insert(rows: readonly EventRow[], marks: readonly StaleMark[]): Promise<void> {
     return this.sql.transaction(async (sql) => {
       for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
         const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
         await sql.query(insertEventsText(chunk.length), chunk.flat());
       }
+      // One mark per property and day is enough.
+      const days = new Map(marks.map((mark) => [`${mark[2]} ${mark[3]}`, mark]));
+      for (const mark of days.values()) await sql.query(insertStaleText, [...mark]);
     });
   }
 
-  /** A batch the database refused: each row on its own, so only the refused ones are dropped. */
-  async #insertOneByOne(rows: readonly EventRow[]): Promise<void> {
+  /**
+   * A batch the database refused: each row on its own, so only the refused ones are dropped; then the
+   * marks (a mark of a property deleted meanwhile is dropped as well).
+   */
+  async #insertOneByOne(rows: readonly EventRow[], marks: readonly StaleMark[]): Promise<void> {
     let dropped = 0;
     for (let index = 0; index < rows.length; index += 1) {
       try {
-        await this.#insert([rows[index] as EventRow]);
+        await this.#insert([rows[index] as EventRow], []);
       } catch (error) {
         if (!refusedRow(error)) {
           // An outage meanwhile: the rest waits for the next attempt.
-          this.#queue = rows.slice(index).concat(this.#queue);
+          this.#requeue(rows.slice(index), marks);
           await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
-          break;
+          return;
         }
         dropped += 1;
       }
     }
     if (dropped > 0) this.log.warn({ dropped_events: dropped }, 'events refused by the database');
+    for (const mark of marks) {
+      await this.#insert([], [mark]).catch((error: unknown) => {
+        if (!refusedRow(error)) this.#marks.push(mark);
+      });
+    }
   }
 }
