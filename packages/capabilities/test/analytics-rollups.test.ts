@@ -160,10 +160,25 @@ describe('daily rollups', () => {
 
   it('after a change of time zone, days before it are read from the events', async () => {
     await rollUp(hostOf(database).sql, NOW);
-    await database.db.query(
-      `update analytics_properties set timezone = 'America/New_York', timezone_since = $2 where id = $1`,
-      [propertyId, NOW],
-    );
+    const manage = analyticsDomain.handlers.find(
+      (handler) => handler.contract.id === 'analytics.property.manage',
+    ) as unknown as CapabilityHandler<Record<string, unknown>, unknown>;
+    const change = (timezone: string) =>
+      manage.handle(
+        { operation: 'update', property_id: propertyId, timezone } as never,
+        { organizationId: ORG, now: NOW, sql: database.sql } as never,
+      );
+    const since = async () =>
+      (
+        await database.db.query<{ timezone_since: Date | null }>(
+          'select timezone_since from analytics_properties where id = $1',
+          [propertyId],
+        )
+      ).rows[0]?.timezone_since;
+    await change('Europe/Berlin');
+    expect(await since()).toBeNull();
+    await change('America/New_York');
+    expect(await since()).toEqual(NOW);
     const raw = await read(WINDOWS[0] as Record<string, unknown>);
     expect((raw as { window: { timezone: string } }).window.timezone).toBe('America/New_York');
     // The day of the change is not over yet: nothing to roll up in the new zone.
@@ -173,5 +188,21 @@ describe('daily rollups', () => {
     const later = new Date(NOW.getTime() + 11 * 86_400_000);
     expect(await rollUp(hostOf(database).sql, later)).toBeGreaterThanOrEqual(10);
     expect(await read(WINDOWS[0] as Record<string, unknown>)).toEqual(raw);
+  });
+
+  it('retention deletes rolled-up days with the events, and the rest still adds up', async () => {
+    await rollUp(hostOf(database).sql, NOW);
+    await database.db.query('update analytics_properties set retention_days = 5 where id = $1', [propertyId]);
+    await service.tasks?.find((task) => task.name === 'analytics.retention')?.run();
+    const { rows } = await database.db.query<{ starts_at: Date }>(
+      'select starts_at from analytics_rollup_days order by starts_at',
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => new Date(row.starts_at).getTime() >= NOW.getTime() - 5 * 86_400_000)).toBe(
+      true,
+    );
+    const rolled = await read(WINDOWS[0] as Record<string, unknown>);
+    await database.db.query('delete from analytics_rollup_days');
+    expect(await read(WINDOWS[0] as Record<string, unknown>)).toEqual(rolled);
   });
 });
