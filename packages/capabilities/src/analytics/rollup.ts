@@ -82,6 +82,7 @@ from (${SERIES}) t`,
 const INSERT_DAY = `insert into analytics_rollup_days (organization_id, property_id, day, timezone, starts_at, ends_at,
   rolled_up_at)
 values ($1, $2, $3::date, $4, $3::date::timestamp at time zone $4, ($3::date + 1)::timestamp at time zone $4, $5)
+on conflict (property_id, day) do nothing
 returning starts_at, ends_at`;
 
 async function rollDay(sql: Sql, property: PropertyToRoll, day: string, now: Date): Promise<void> {
@@ -93,7 +94,9 @@ async function rollDay(sql: Sql, property: PropertyToRoll, day: string, now: Dat
   ]);
   const bounds = (
     await sql.query<{ starts_at: Date; ends_at: Date }>(INSERT_DAY, [...ids, day, property.timezone, now])
-  ).rows[0] as { starts_at: Date; ends_at: Date };
+  ).rows[0];
+  // Another gateway process rolled this day up meanwhile (it waited for that one's commit).
+  if (bounds === undefined) return;
   for (const statement of ROLL_STATEMENTS) {
     await sql.query(statement.text, [
       ...ids,
@@ -107,7 +110,7 @@ async function rollDay(sql: Sql, property: PropertyToRoll, day: string, now: Dat
 /**
  * The rollup task: for every property, the days stale marks name (rolled up again if they were; the
  * marks they saw are deleted after), then the days that are over and not rolled up yet. One day per
- * transaction; a day rolled up by two processes at once fails in one of them and is simply done.
+ * transaction; of two processes rolling up the same day at once, the second finds it done.
  */
 export async function rollUp(database: SqlDatabase, now: Date): Promise<number> {
   let rolled = 0;
