@@ -6,8 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSchematron, SCHEMATRON_NAMES, validateEInvoice } from '../src/billing/outputs/validate/index.js';
+import { renderFacturX, renderXRechnung } from '../src/billing/outputs/render.js';
+import {
+  loadSchematron,
+  refuseInvalid,
+  SCHEMATRON_NAMES,
+  validateEInvoice,
+} from '../src/billing/outputs/validate/index.js';
 import { ciiFacturX, missingBusinessTerms, xrechnungUbl } from '../src/billing/outputs/xml/index.js';
+import { CapabilityError } from '../src/define.js';
 import { EINVOICE_MATRIX, frozenDocument } from './fixtures/einvoice-matrix.js';
 
 const sample = (file: string) =>
@@ -91,6 +98,68 @@ describe('the official samples', () => {
       expect.objectContaining({ rule: 'XSD', message: expect.stringContaining('Foo') }),
     ]);
     expect(report.rule_sets).toHaveLength(1);
+  });
+});
+
+describe('refusal after validation, and warnings', () => {
+  /** The CapabilityError `work` throws; fails the test when it throws nothing or something else. */
+  async function refusalOf(work: () => unknown): Promise<CapabilityError> {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof CapabilityError) return error;
+      throw error;
+    }
+    throw new Error('expected a refusal');
+  }
+
+  it('the official invalid sample is refused with validation_failed naming BR-CO-16 and BR-DE-15', async () => {
+    const report = await validateEInvoice(
+      sample('01.01a-INVOICE_ubl.no-BuyerReference.wrong-PayableAmount.xml'),
+      'xrechnung-ubl',
+    );
+    const refused = await refusalOf(() => refuseInvalid(report));
+    expect(refused.code).toBe('validation_failed');
+    expect(refused.message).toMatch(
+      /^The e-invoice breaks official rules (BR-CO-16, BR-DE-15|BR-DE-15, BR-CO-16):/,
+    );
+    expect(refused.violations.map((violation) => violation.keyword).sort()).toEqual(['BR-CO-16', 'BR-DE-15']);
+    expect(refused.violations.every((violation) => violation.schema_pointer === '/params/document_id')).toBe(
+      true,
+    );
+  });
+
+  it('a document whose stored total does not add up is refused by the rules before any XML leaves', async () => {
+    const [{ doc }] = EINVOICE_MATRIX as [(typeof EINVOICE_MATRIX)[number]];
+    // A net total that is not the sum of the lines: schema-valid XML, but BR-CO-13 fails.
+    const tampered = { ...doc, document: { ...doc.document, net_total: '1000.00', total: '1190.00' } };
+    for (const render of [renderXRechnung, renderFacturX]) {
+      const refused = await refusalOf(() => render(tampered));
+      expect(refused.code).toBe('validation_failed');
+      expect(refused.message).toContain('BR-CO-13');
+      expect(refused.violations.map((violation) => violation.keyword)).toContain('BR-CO-13');
+    }
+  });
+
+  it('warning and information findings come back in warnings[] and do not refuse the document', async () => {
+    const report = await validateEInvoice(sample('01.01a-INVOICE_ubl.xml'), 'xrechnung-ubl');
+    expect(report.valid).toBe(true);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^BR-DE-TMP-32 \(information\): \[BR-DE-TMP-32\]/),
+    ]);
+    expect(report.rule_sets.find((set) => set.name.startsWith('XRechnung'))).toMatchObject({
+      fatal: 0,
+      warnings: 1,
+    });
+    expect(() => refuseInvalid(report)).not.toThrow();
+    // Through the renderer: an invoice without a delivery date or period gets BR-DE-TMP-32 too.
+    const [{ doc }] = EINVOICE_MATRIX as [(typeof EINVOICE_MATRIX)[number]];
+    expect(doc.document.service_date).toBeNull();
+    const rendered = await renderXRechnung(doc);
+    expect(rendered.details.validation?.valid).toBe(true);
+    expect(rendered.details.validation?.warnings).toContainEqual(
+      expect.stringMatching(/^BR-DE-TMP-32 \(information\)/),
+    );
   });
 });
 
