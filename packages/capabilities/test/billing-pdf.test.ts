@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { renderDocumentPdf } from '../src/billing/outputs/pdf/index.js';
 import { ciiFacturX } from '../src/billing/outputs/xml/index.js';
 import { EINVOICE_MATRIX, frozenDocument, ISSUER } from './fixtures/einvoice-matrix.js';
-import { fontsOf, onPdf, pagesOf, pdfToolsMissing } from './helpers/pdf-tools.js';
+import { fontsOf, onPdf, pagesOf, pdfChecksSkipReason } from './helpers/pdf-tools.js';
 
-const missing = pdfToolsMissing();
+// Skips only outside CI; in CI a missing qpdf or poppler-utils fails the file (see the helper).
+const missing = pdfChecksSkipReason();
 const euro = (value: string) => `${value} €`;
 
 describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missing})` : 'billing PDF', () => {
@@ -92,25 +93,43 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).not.toContain(doc.document.number as string);
   });
 
-  it('Factur-X: factur-x.xml is the given XML, an Alternative associated file, declared in the XMP', async () => {
-    const [{ doc }] = EINVOICE_MATRIX as [(typeof EINVOICE_MATRIX)[number]];
-    const xml = ciiFacturX(doc);
-    const bytes = await renderDocumentPdf(doc, { facturx: { xml } });
-    await onPdf(bytes, 'qpdf', (file) => ['--check', file]);
-    expect(await onPdf(bytes, 'qpdf', (file) => ['--show-attachment=factur-x.xml', file])).toBe(xml);
-    const catalog = await onPdf(bytes, 'qpdf', (file) => ['--qdf', '--object-streams=disable', file, '-']);
-    expect(catalog).toMatch(/\/AF \[/);
-    expect(catalog).toMatch(/\/AFRelationship \/Alternative/);
-    expect(catalog).toMatch(/\/Subtype \/text#2fxml/i);
-    const xmp = await onPdf(bytes, 'pdfinfo', (file) => ['-meta', file]);
-    for (const field of [
-      '<fx:DocumentType>INVOICE</fx:DocumentType>',
-      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
-      '<fx:Version>1.0</fx:Version>',
-      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
-      '<pdfaSchema:prefix>fx</pdfaSchema:prefix>',
-    ]) {
-      expect(xmp).toContain(field);
+  it.each(EINVOICE_MATRIX)(
+    'Factur-X of "$name": factur-x.xml is the given XML, an Alternative associated file, declared in the XMP',
+    async ({ doc }) => {
+      const xml = ciiFacturX(doc);
+      const bytes = await renderDocumentPdf(doc, { facturx: { xml } });
+      await onPdf(bytes, 'qpdf', (file) => ['--check', file]);
+      expect(await onPdf(bytes, 'qpdf', (file) => ['--show-attachment=factur-x.xml', file])).toBe(xml);
+      const catalog = await onPdf(bytes, 'qpdf', (file) => ['--qdf', '--object-streams=disable', file, '-']);
+      expect(catalog).toMatch(/\/AF \[/);
+      expect(catalog).toMatch(/\/AFRelationship \/Alternative/);
+      expect(catalog).toMatch(/\/Subtype \/text#2fxml/i);
+      const xmp = await onPdf(bytes, 'pdfinfo', (file) => ['-meta', file]);
+      for (const field of [
+        '<fx:DocumentType>INVOICE</fx:DocumentType>',
+        '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+        '<fx:Version>1.0</fx:Version>',
+        '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+        '<pdfaSchema:prefix>fx</pdfaSchema:prefix>',
+      ]) {
+        expect(xmp).toContain(field);
+      }
+      const fonts = await fontsOf(bytes);
+      expect(fonts.every((font) => font.embedded)).toBe(true);
+      expect((await pagesOf(bytes)).join('\n')).toContain(doc.document.number as string);
+    },
+  );
+});
+
+describe('the PDF checks in CI', () => {
+  it('fail instead of skipping when a tool is missing and CI is set', () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(pdfChecksSkipReason({})).toBe('qpdf is not installed');
+      expect(() => pdfChecksSkipReason({ CI: 'true' })).toThrow(/cannot run in CI: qpdf is not installed/);
+    } finally {
+      process.env.PATH = path;
     }
   });
 });
