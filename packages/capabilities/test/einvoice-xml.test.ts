@@ -101,6 +101,18 @@ describe('the official samples', () => {
   });
 });
 
+describe('the validator kept warm', () => {
+  it('answers concurrent documents each with its own findings (one xmllint worker, one SaxonJS)', async () => {
+    const valid = sample('01.01a-INVOICE_ubl.xml');
+    const broken = sample('01.01a-INVOICE_ubl.unexpected-element.xml');
+    const reports = await Promise.all(
+      [valid, broken, valid, broken, valid].map((xml) => validateEInvoice(xml, 'xrechnung-ubl')),
+    );
+    expect(reports.map((report) => report.valid)).toEqual([true, false, true, false, true]);
+    expect(reports[1]?.errors[0]?.message).toContain('Foo');
+  });
+});
+
 describe('refusal after validation, and warnings', () => {
   /** The CapabilityError `work` throws; fails the test when it throws nothing or something else. */
   async function refusalOf(work: () => unknown): Promise<CapabilityError> {
