@@ -48,6 +48,17 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).toContain('20.11.2026');
   });
 
+  it('a document not subject to VAT says so in its totals and names the reason', async () => {
+    const outside = EINVOICE_MATRIX.find(
+      ({ doc }) => doc.document.tax_treatment === 'not_subject_to_vat',
+    )?.doc;
+    if (outside === undefined) throw new Error('the matrix has no O document');
+    const text = (await pagesOf(await renderDocumentPdf(outside))).join('\n');
+    expect(text).toMatch(/USt\. nicht steuerbar auf 2\.840,00 €\s+0,00 €/);
+    expect(text).toContain('O: Not subject to VAT');
+    expect(text).toMatch(/Gesamtbetrag\s+2\.840,00 €/);
+  });
+
   it('formats an en-US document in English', async () => {
     const doc = frozenDocument({
       name: 'english',

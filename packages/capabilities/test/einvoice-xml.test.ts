@@ -28,7 +28,7 @@ describe('the matrix of finalized documents', () => {
     const categories = new Set(
       EINVOICE_MATRIX.flatMap(({ doc }) => doc.document.tax_breakdown.map((row) => row.category)),
     );
-    expect([...categories].sort()).toEqual(['AE', 'E', 'G', 'K', 'S', 'Z']);
+    expect([...categories].sort()).toEqual(['AE', 'E', 'G', 'K', 'O', 'S', 'Z']);
     expect(
       EINVOICE_MATRIX.filter(({ doc }) => doc.document.document_type === 'credit_note').length,
     ).toBeGreaterThanOrEqual(2);
@@ -64,6 +64,34 @@ describe('the matrix of finalized documents', () => {
       ]);
     },
   );
+});
+
+describe('not subject to VAT (O)', () => {
+  const outside = EINVOICE_MATRIX.find(({ doc }) => doc.document.tax_treatment === 'not_subject_to_vat')?.doc;
+
+  it('is one O group at no VAT with its VATEX code, lines and discounts without a rate, and no VAT ids', () => {
+    if (outside === undefined) throw new Error('the matrix has no O document');
+    expect(outside.document.tax_breakdown).toEqual([
+      expect.objectContaining({ category: 'O', tax_amount: '0.00', exemption_reason: 'Not subject to VAT' }),
+    ]);
+    expect(outside.document.total).toBe(outside.document.net_total);
+    const ubl = xrechnungUbl(outside);
+    expect(ubl).toContain('<cbc:TaxExemptionReasonCode>VATEX-EU-O</cbc:TaxExemptionReasonCode>');
+    // BR-O-02: no VAT identifier of the seller or buyer; the seller is identified by BT-29 instead.
+    expect(ubl).not.toMatch(/<cac:PartyTaxScheme>/);
+    expect(ubl).toMatch(/<cac:PartyIdentification>\s*<cbc:ID>DE123456789<\/cbc:ID>/);
+    // BR-O-05 / BR-O-06: no rate on a line or a document allowance.
+    const classified = [
+      ...ubl.matchAll(/<cac:ClassifiedTaxCategory>([\s\S]*?)<\/cac:ClassifiedTaxCategory>/g),
+    ];
+    expect(classified.length).toBe(outside.lines.length);
+    expect(
+      classified.every(([block]) => block.includes('<cbc:ID>O</cbc:ID>') && !block.includes('Percent')),
+    ).toBe(true);
+    const cii = ciiFacturX(outside);
+    expect(cii).not.toContain('schemeID="VA"');
+    expect(cii).toContain('<ram:ExemptionReasonCode>VATEX-EU-O</ram:ExemptionReasonCode>');
+  });
 });
 
 describe('the official samples', () => {

@@ -1,3 +1,4 @@
+import type { TaxCategory } from './totals.js';
 /**
  * Billing rows as the SQL port returns them: numerics as strings (exact), dates as `YYYY-MM-DD`
  * strings, timestamps as Date, jsonb parsed. These are the stable shapes other code (the einvoice
@@ -59,7 +60,7 @@ export interface BankAccountSnapshot {
 
 /** One row of the EN 16931 VAT breakdown (BG-23) as frozen on the document. */
 export interface TaxBreakdownRow {
-  readonly category: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G';
+  readonly category: TaxCategory;
   readonly percent: string;
   readonly taxable_amount: string;
   readonly tax_amount: string;
@@ -149,7 +150,7 @@ export interface BillingLineRow {
   readonly tax_name: string | null;
   /** The rate as given on the line (the notional rate under reverse charge). */
   readonly tax_percent: string;
-  readonly tax_category: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G';
+  readonly tax_category: TaxCategory;
   readonly tax_amount: string;
 }
 

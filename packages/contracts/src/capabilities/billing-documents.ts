@@ -74,7 +74,11 @@ export const billingConvertOrderToInvoice = convertCapability(
   ['billing', 'document', 'convert', 'sales_order', 'invoice'],
 );
 
-/** How a document is taxed (the EN 16931 VAT category follows from it). */
+/**
+ * How a document is taxed (the EN 16931 VAT category follows from it): domestic S (Z at 0 %),
+ * zero_rated Z, exempt E, reverse_charge AE, intra_community_supply K, export G, not_subject_to_vat O
+ * (outside the scope of VAT, e.g. a service taxed where the buyer is; states no VAT ids).
+ */
 export const TAX_TREATMENTS = [
   'domestic',
   'zero_rated',
@@ -82,6 +86,7 @@ export const TAX_TREATMENTS = [
   'reverse_charge',
   'intra_community_supply',
   'export',
+  'not_subject_to_vat',
 ] as const;
 
 const DraftLine = () =>

@@ -16,7 +16,12 @@ function totalRows(stored: StoredBillingDocument, locale: Locale): Row[] {
     rows.push([labels.documentDiscount, `-${amount(document.discount_total)}`]);
   rows.push([labels.netTotal, amount(document.net_total)]);
   for (const group of document.tax_breakdown) {
-    const rate = group.category === 'S' ? locale.percent(group.percent) : `${group.category} 0 %`;
+    const rate =
+      group.category === 'S'
+        ? locale.percent(group.percent)
+        : group.category === 'O'
+          ? labels.notSubjectToVat
+          : `${group.category} 0 %`;
     rows.push([labels.vatOf(rate, amount(group.taxable_amount)), amount(group.tax_amount)]);
   }
   rows.push([labels.total, amount(document.total), true]);

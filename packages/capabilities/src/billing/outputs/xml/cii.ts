@@ -12,6 +12,7 @@ import {
   EN16931_GUIDELINE_ID,
   exemption,
   lineNetTotal,
+  notSubjectToVat,
   payable,
   paymentTermsText,
   unitCode,
@@ -45,12 +46,15 @@ interface Party {
     state?: string | null;
   };
   readonly endpoint: { id: string; scheme: string } | null;
+  /** BT-29 (seller identifier), where stated. */
+  readonly id?: string | null | undefined;
   readonly vatId: string | null | undefined;
 }
 
 function tradeParty(name: string, party: Party): XmlNode | null {
   const contact = party.contact;
   return group(name, [
+    text('ram:ID', party.id),
     text('ram:Name', party.name),
     contact
       ? group('ram:DefinedTradeContact', [
@@ -96,7 +100,9 @@ function agreement(source: EInvoiceSource): XmlNode | null {
         state: issuer.issuer_state,
       },
       endpoint: issuer.issuer_email ? { id: issuer.issuer_email, scheme: 'EM' } : null,
-      vatId: issuer.issuer_vat_id,
+      // Not subject to VAT: no VAT ids (BR-O-02); the seller's identifies it as BT-29 instead.
+      id: notSubjectToVat(source) ? issuer.issuer_vat_id : null,
+      vatId: notSubjectToVat(source) ? null : issuer.issuer_vat_id,
     }),
     tradeParty('ram:BuyerTradeParty', {
       name: party.legal_name ?? party.name ?? document.counterparty_name,
@@ -109,7 +115,7 @@ function agreement(source: EInvoiceSource): XmlNode | null {
         state: party.state,
       },
       endpoint: buyerEndpoint(source),
-      vatId: document.customer_tax_id ?? party.vat_id,
+      vatId: notSubjectToVat(source) ? null : (document.customer_tax_id ?? party.vat_id),
     }),
     group('ram:BuyerOrderReferencedDocument', [text('ram:IssuerAssignedID', document.order_reference)]),
   ]);

@@ -12,6 +12,7 @@ import {
   type EInvoiceSource,
   exemption,
   lineNetTotal,
+  notSubjectToVat,
   payable,
   paymentTermsText,
   unitCode,
@@ -56,9 +57,11 @@ function partyTaxScheme(vatId: string | null | undefined): XmlNode | null {
 
 function seller(source: EInvoiceSource): XmlNode | null {
   const issuer = source.document.issuer;
+  const outsideVat = notSubjectToVat(source);
   return group('cac:AccountingSupplierParty', [
     group('cac:Party', [
       text('cbc:EndpointID', issuer.issuer_email, { schemeID: 'EM' }),
+      outsideVat ? group('cac:PartyIdentification', [text('cbc:ID', issuer.issuer_vat_id)]) : null,
       group('cac:PartyName', [text('cbc:Name', issuer.issuer_name)]),
       postalAddress({
         line1: issuer.issuer_address_line1,
@@ -68,7 +71,7 @@ function seller(source: EInvoiceSource): XmlNode | null {
         state: issuer.issuer_state,
         country: issuer.issuer_country,
       }),
-      partyTaxScheme(issuer.issuer_vat_id),
+      partyTaxScheme(outsideVat ? null : issuer.issuer_vat_id),
       group('cac:PartyLegalEntity', [
         text('cbc:RegistrationName', issuer.issuer_legal_name ?? issuer.issuer_name),
       ]),
@@ -97,7 +100,7 @@ function buyer(source: EInvoiceSource): XmlNode | null {
         state: party.state,
         country: party.country_code ?? document.customer_country_code,
       }),
-      partyTaxScheme(document.customer_tax_id ?? party.vat_id),
+      partyTaxScheme(notSubjectToVat(source) ? null : (document.customer_tax_id ?? party.vat_id)),
       group('cac:PartyLegalEntity', [
         text('cbc:RegistrationName', party.legal_name ?? party.name ?? document.counterparty_name),
       ]),
