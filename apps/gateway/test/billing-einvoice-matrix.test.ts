@@ -69,6 +69,7 @@ async function issue(spec: Spec, type: 'invoice' | 'credit_note', correctsId?: s
     title: spec.name,
     currency: spec.currency ?? 'EUR',
     tax_treatment: spec.treatment ?? 'domestic',
+    ...(spec.exchangeRate === undefined ? {} : { exchange_rate: spec.exchangeRate }),
     service_date: spec.serviceDate ?? null,
     notes: spec.notes ?? null,
     ...(correctsId === undefined ? {} : { corrects_document_id: correctsId }),
@@ -155,6 +156,17 @@ describe('the e-invoice matrix through the database', () => {
       reverse_charge_tax_total: Number(expected.reverse_charge_tax_total),
       total: Number(expected.total),
     });
+    // The VAT total in EUR of a foreign-currency document, as finalize froze it (BT-6, BT-111).
+    if (expected.tax_total_accounting !== null) {
+      const xml = Buffer.from(
+        (await billing.run('billing.document.xrechnung', { document_id: id })).xml_base64,
+        'base64',
+      ).toString('utf8');
+      expect(xml).toContain(`<cbc:TaxCurrencyCode>${expected.vat_accounting_currency}</cbc:TaxCurrencyCode>`);
+      expect(xml).toContain(
+        `<cbc:TaxAmount currencyID="${expected.vat_accounting_currency}">${Number(expected.tax_total_accounting)}</cbc:TaxAmount>`,
+      );
+    }
     expect(read.lines.map((line) => line.line_total)).toEqual(
       doc.lines.map((line) => Number(line.line_total)),
     );

@@ -218,6 +218,41 @@ describe('what an output refuses', () => {
     expect(refused.message).toContain('buyer_reference');
   });
 
+  it('a USD invoice with VAT is not finalized without an exchange rate; with one, its XRechnung states the VAT in EUR', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      account_id: publicBuyerId,
+      currency: 'USD',
+      lines: [{ item_name: 'Workshop', quantity: 2, unit_price: 1000, tax_percent: 19 }],
+    });
+    const refused = await refusal(
+      billing.run('billing.document.finalize', { document_id: draft.document_id }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.code).toBe('validation_failed');
+    expect(refused.message).toContain('/params/exchange_rate');
+    expect(refused.message).toContain('BT-111');
+    // The refusal used no number: the draft is still a draft.
+    expect(
+      (await billing.run('billing.document.read', { document_id: draft.document_id })).document.status,
+    ).toBe('draft');
+    await billing.run('billing.document.finalize', { document_id: draft.document_id, exchange_rate: 0.92 });
+    const answer = await billing.run('billing.document.xrechnung', { document_id: draft.document_id });
+    expect(answer.validation).toMatchObject({ valid: true });
+    const xml = Buffer.from(answer.xml_base64, 'base64').toString('utf8');
+    // 2000.00 USD × 19 % = 380.00 USD VAT; × 0.92 = 349.60 EUR.
+    expect(xml).toContain('<cbc:TaxCurrencyCode>EUR</cbc:TaxCurrencyCode>');
+    expect(xml).toContain('<cbc:TaxAmount currencyID="EUR">349.6</cbc:TaxAmount>');
+    const pdf = await billing.run('billing.document.pdf', { document_id: draft.document_id });
+    const text = await onFile(Buffer.from(pdf.pdf_base64, 'base64'), 'pdftotext', (file) => [
+      '-layout',
+      file,
+      '-',
+    ]);
+    expect(text).toMatch(/USt\. gesamt in EUR \(Kurs 1 USD = 0,92 EUR\)\s+349,60 €/);
+  });
+
   it("another organization's document is not found", async () => {
     const id = await issuedInvoice(businessBuyerId);
     const refused = await refusal(other.run('billing.document.pdf', { document_id: id }));

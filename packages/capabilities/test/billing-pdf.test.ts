@@ -59,6 +59,14 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).toMatch(/Gesamtbetrag\s+2\.840,00 €/);
   });
 
+  it('a USD invoice shows its VAT total in EUR with the exchange rate', async () => {
+    const usd = EINVOICE_MATRIX.find(({ doc }) => doc.document.tax_total_accounting !== null)?.doc;
+    if (usd === undefined) throw new Error('the matrix has no document with a VAT total in EUR');
+    const text = (await pagesOf(await renderDocumentPdf(usd))).join('\n');
+    expect(text).toMatch(/Gesamtbetrag\s+5\.304,58 \$/);
+    expect(text).toMatch(/USt\. gesamt in EUR \(Kurs 1 USD = 0,9215 EUR\)\s+769,34 €/);
+  });
+
   it('formats an en-US document in English', async () => {
     const doc = frozenDocument({
       name: 'english',

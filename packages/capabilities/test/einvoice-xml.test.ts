@@ -94,6 +94,43 @@ describe('not subject to VAT (O)', () => {
   });
 });
 
+describe('a foreign-currency invoice with VAT', () => {
+  const usd = EINVOICE_MATRIX.find(
+    ({ doc }) => doc.document.currency === 'USD' && doc.document.tax_total !== '0.00',
+  )?.doc;
+
+  it('states the VAT accounting currency EUR (BT-6) and the VAT total in EUR (BT-111) in UBL and CII', () => {
+    if (usd === undefined) throw new Error('the matrix has no USD invoice with VAT');
+    // 4350.00 × 19 % = 826.50 and 119.70 × 7 % = 8.38 → 834.88 USD; × 0.9215 = 769.342 → 769.34 EUR.
+    expect(usd.document).toMatchObject({
+      tax_total: '834.88',
+      vat_accounting_currency: 'EUR',
+      exchange_rate: '0.9215',
+      tax_total_accounting: '769.34',
+    });
+    const ubl = xrechnungUbl(usd);
+    expect(ubl).toContain('<cbc:DocumentCurrencyCode>USD</cbc:DocumentCurrencyCode>');
+    expect(ubl).toContain('<cbc:TaxCurrencyCode>EUR</cbc:TaxCurrencyCode>');
+    expect(ubl).toMatch(
+      /<cac:TaxTotal>\s*<cbc:TaxAmount currencyID="EUR">769.34<\/cbc:TaxAmount>\s*<\/cac:TaxTotal>/,
+    );
+    const cii = ciiFacturX(usd);
+    expect(cii).toContain('<ram:TaxCurrencyCode>EUR</ram:TaxCurrencyCode>');
+    expect(cii).toContain('<ram:TaxTotalAmount currencyID="USD">834.88</ram:TaxTotalAmount>');
+    expect(cii).toContain('<ram:TaxTotalAmount currencyID="EUR">769.34</ram:TaxTotalAmount>');
+  });
+
+  it('the official rules refuse it without the EUR total once BT-6 is stated (BR-53)', async () => {
+    if (usd === undefined) throw new Error('the matrix has no USD invoice with VAT');
+    const withoutEuroTotal = xrechnungUbl(usd).replace(
+      /<cac:TaxTotal>\s*<cbc:TaxAmount currencyID="EUR">[^<]*<\/cbc:TaxAmount>\s*<\/cac:TaxTotal>/,
+      '',
+    );
+    const report = await validateEInvoice(withoutEuroTotal, 'xrechnung-ubl');
+    expect(report.errors.map((error) => error.rule)).toContain('BR-53');
+  });
+});
+
 describe('the official samples', () => {
   it.each([
     ['01.01a-INVOICE_ubl.xml', 'xrechnung-ubl'],

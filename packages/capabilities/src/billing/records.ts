@@ -127,6 +127,12 @@ export interface BillingDocumentRow {
   readonly paid_at: Date | null;
   readonly voided_at: Date | null;
   readonly sent_at: Date | null;
+  /** BT-6: the VAT accounting currency, when the document is in another currency and states it. */
+  readonly vat_accounting_currency: string | null;
+  /** Units of the VAT accounting currency per one unit of the document currency. */
+  readonly exchange_rate: string | null;
+  /** BT-111: the VAT total in the VAT accounting currency (set at finalize). */
+  readonly tax_total_accounting: string | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }

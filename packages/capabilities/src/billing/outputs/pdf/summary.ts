@@ -25,6 +25,15 @@ function totalRows(stored: StoredBillingDocument, locale: Locale): Row[] {
     rows.push([labels.vatOf(rate, amount(group.taxable_amount)), amount(group.tax_amount)]);
   }
   rows.push([labels.total, amount(document.total), true]);
+  // BT-111: a foreign-currency document states its VAT in the accounting currency too, with the rate.
+  if (document.vat_accounting_currency !== null && document.tax_total_accounting !== null) {
+    const accounting = document.vat_accounting_currency;
+    const rate = `1 ${currency} = ${locale.number(document.exchange_rate ?? '0')} ${accounting}`;
+    rows.push([
+      labels.vatInAccounting(accounting, rate),
+      locale.money(document.tax_total_accounting, accounting),
+    ]);
+  }
   if (money(document.paid_total).gt(0)) {
     rows.push([labels.paid, `-${amount(document.paid_total)}`]);
     rows.push([labels.balance, amount(document.balance), true]);

@@ -16,6 +16,7 @@ import {
   payable,
   paymentTermsText,
   unitCode,
+  vatInAccountingCurrency,
 } from './facts.js';
 import { group, serialize, text, type XmlNode } from './writer.js';
 
@@ -152,8 +153,10 @@ function settlement(source: EInvoiceSource): XmlNode | null {
   const currency = document.currency;
   const bank = document.bank_account;
   const { prepaid, payable: due } = payable(source);
+  const accounting = vatInAccountingCurrency(source);
   return group('ram:ApplicableHeaderTradeSettlement', [
     text('ram:PaymentReference', document.number),
+    text('ram:TaxCurrencyCode', accounting?.currency),
     text('ram:InvoiceCurrencyCode', currency),
     bank
       ? group('ram:SpecifiedTradeSettlementPaymentMeans', [
@@ -202,6 +205,9 @@ function settlement(source: EInvoiceSource): XmlNode | null {
         : null,
       text('ram:TaxBasisTotalAmount', amount(document.net_total, currency)),
       text('ram:TaxTotalAmount', amount(document.tax_total, currency), { currencyID: currency }),
+      accounting
+        ? text('ram:TaxTotalAmount', accounting.taxTotal, { currencyID: accounting.currency })
+        : null,
       text('ram:GrandTotalAmount', amount(document.total, currency)),
       Number(prepaid) !== 0 ? text('ram:TotalPrepaidAmount', prepaid) : null,
       text('ram:DuePayableAmount', due),

@@ -130,6 +130,21 @@ export function allowanceTotal(source: StoredBillingDocument): string {
   );
 }
 
+/**
+ * BT-6 and BT-111: the VAT accounting currency and the VAT total in it, when the document is in another
+ * currency and finalize froze a converted total; otherwise null (BT-6 absent).
+ */
+export function vatInAccountingCurrency(
+  source: StoredBillingDocument,
+): { currency: string; taxTotal: string } | null {
+  const { document } = source;
+  if (document.vat_accounting_currency === null || document.tax_total_accounting === null) return null;
+  return {
+    currency: document.vat_accounting_currency,
+    taxTotal: amount(document.tax_total_accounting, document.vat_accounting_currency),
+  };
+}
+
 /** BT-115: what is still to pay when the e-invoice is made (the total less what was paid before). */
 export function payable(source: StoredBillingDocument): { prepaid: string; payable: string } {
   const { document } = source;

@@ -16,6 +16,7 @@ import {
   payable,
   paymentTermsText,
   unitCode,
+  vatInAccountingCurrency,
   XRECHNUNG_CUSTOMIZATION_ID,
 } from './facts.js';
 import { group, serialize, text, type XmlNode } from './writer.js';
@@ -190,6 +191,13 @@ function taxTotal(source: EInvoiceSource): XmlNode | null {
   ]);
 }
 
+/** BT-111: a second TaxTotal with only the VAT total in the VAT accounting currency (BR-53). */
+function accountingTaxTotal(source: EInvoiceSource): XmlNode | null {
+  const accounting = vatInAccountingCurrency(source);
+  if (accounting === null) return null;
+  return group('cac:TaxTotal', [money('cbc:TaxAmount', accounting.taxTotal, accounting.currency)]);
+}
+
 function monetaryTotal(source: EInvoiceSource): XmlNode | null {
   const { document } = source;
   const allowances = allowanceTotal(source);
@@ -259,6 +267,7 @@ export function xrechnungUbl(source: EInvoiceSource): string {
     text(creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', creditNote ? '381' : '380'),
     ...notes.map((note) => text('cbc:Note', note)),
     text('cbc:DocumentCurrencyCode', document.currency),
+    text('cbc:TaxCurrencyCode', vatInAccountingCurrency(source)?.currency),
     text('cbc:BuyerReference', buyerReference(source)),
     group('cac:OrderReference', [text('cbc:ID', document.order_reference)]),
     source.preceding
@@ -280,6 +289,7 @@ export function xrechnungUbl(source: EInvoiceSource): string {
   const body: (XmlNode | null)[] = [
     ...documentAllowances(source),
     taxTotal(source),
+    accountingTaxTotal(source),
     monetaryTotal(source),
     ...lines.map((row) => line(source, row, creditNote)),
   ];
