@@ -1,6 +1,7 @@
 import { CapabilityError } from '../../../define.js';
 import type { ValidationReport } from '../rendering.js';
 import { checksOf, type EInvoiceKind, type RuleSet } from './profiles.js';
+import { withoutSaxonJsArtefacts } from './saxonjs-artefacts.js';
 import { runSchematron } from './schematron.js';
 import { warmUpEInvoiceValidation } from './warm-up.js';
 import { xsdErrors } from './xsd.js';
@@ -56,7 +57,7 @@ export async function validateEInvoice(xml: string, kind: EInvoiceKind): Promise
     if (found === undefined) break;
     ruleChecks.push([
       ruleSet,
-      found.map((finding) => ({
+      withoutSaxonJsArtefacts(found, xml).map((finding) => ({
         rule: finding.id,
         level: levels[finding.id] ?? levelOf(finding.flag),
         message: finding.text,
