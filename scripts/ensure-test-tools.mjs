@@ -1,6 +1,6 @@
 // Installs the Debian packages some tests drive, when they are missing: chromium (the booking page and
 // the analytics tracker are tested in a real browser through playwright-core), qpdf and poppler-utils
-// (the PDF checks: `qpdf --check`, `pdffonts`). Runs before `npm test`, like ensure-deps.mjs.
+// (the PDF checks: `qpdf --check`, `pdffonts`), curl and jq (the walk-throughs that tests run as written). Runs before `npm test`, like ensure-deps.mjs.
 // Needs root (apt-get); otherwise, or when the install fails, it says which tests will skip and why,
 // and the suite still runs — except in CI (`CI` set), where a missing PDF tool stops the run: the
 // billing PDF checks must not pass there by being skipped.
@@ -16,6 +16,8 @@ const tools = [
     skips: 'the pdffonts check of generated PDFs',
     requiredInCi: true,
   },
+  { binary: '/usr/bin/curl', pkg: 'curl', skips: 'the runnable walk-throughs (llms.txt, docs/calendar.md)' },
+  { binary: '/usr/bin/jq', pkg: 'jq', skips: 'the docs/calendar.md walk-through test' },
 ];
 
 const missing = tools.filter((tool) => !existsSync(tool.binary));
