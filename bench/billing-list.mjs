@@ -1,7 +1,8 @@
 // `node bench/billing-list.mjs`: billing.document.list / search over 100 000 documents of one
 // organization (and 100 000 of another, which row-level security must skip) on PostgreSQL, run exactly
 // as the handler runs them: as `agw_runtime` with the tenant set, the same query texts
-// (documentQueryText), every sort in both directions, the open filter and a search. Prints p50/p99 per
+// (documentQueryText with documentQueryValues), every sort in both directions, the open filter, the
+// status filter (a document status, a payment status, overdue), a date range and a search. Prints p50/p99 per
 // query and writes bench/results/billing-list.md. Needs the build (`npm run build`) and DATABASE_URL
 // (an admin URL); creates and drops its own database.
 //   node bench/billing-list.mjs [--documents 100000] [--runs 200]
@@ -10,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { runMigrations } from '../apps/gateway/dist/index.js';
-import { documentQueryText, searchQuery } from '../packages/capabilities/dist/index.js';
+import { documentQueryText, documentQueryValues } from '../packages/capabilities/dist/index.js';
 
 const require = createRequire(new URL('../apps/gateway/package.json', import.meta.url));
 const knexFactory = require('knex');
@@ -41,13 +42,14 @@ try {
       await trx.raw(
         `insert into billing_documents (id, organization_id, installation_id, document_type, status, payment_status,
   number, title, document_date, currency, counterparty_name, tax_treatment, subtotal, discount_total, net_total,
-  tax_total, reverse_charge_tax_total, total, balance, created_at)
+  tax_total, reverse_charge_tax_total, total, balance, due_date, created_at)
 select gen_random_uuid(), ?, ?, (array['quote','sales_order','invoice','invoice','credit_note'])[1 + i % 5],
-  (array['draft','open','partially_paid','paid','void'])[1 + (i / 7) % 5], 'unpaid',
+  (array['draft','open','partially_paid','paid','void'])[1 + (i / 7) % 5],
+  (array['unpaid','unpaid','partial','paid','not_applicable'])[1 + (i / 7) % 5],
   'RE-' || (2020 + i % 7) || '-' || lpad(i::text, 6, '0'), 'Project ' || (i % 997),
   date '2020-01-01' + (i % 2500), 'EUR', 'Customer ' || (i % 5003) || ' GmbH', 'domestic',
   (i % 10000) + 0.5, 0, (i % 10000) + 0.5, 0, 0, (i % 10000) * 1.19, (i % 3) * 10,
-  timestamp '2020-01-01' + (i || ' minutes')::interval
+  date '2020-01-01' + (i % 2500) + 14, timestamp '2020-01-01' + (i || ' minutes')::interval
 from generate_series(1, ?) as i`,
         [org, installation, documents],
       );
@@ -60,6 +62,20 @@ from generate_series(1, ?) as i`,
     for (const ascending of [false, true]) cases.push({ sortBy, ascending, openFilter: 'all', search: null });
   }
   cases.push({ sortBy: 'document_date', ascending: false, openFilter: 'open', search: null });
+  // The status filter: a document status, a payment status, overdue (computed from the due date),
+  // and a status within a month of document dates.
+  cases.push({ sortBy: 'created_at', ascending: false, openFilter: 'all', status: 'partially_paid' });
+  cases.push({ sortBy: 'document_date', ascending: false, openFilter: 'all', status: 'unpaid' });
+  cases.push({ sortBy: 'document_date', ascending: false, openFilter: 'all', status: 'overdue' });
+  cases.push({ sortBy: 'total', ascending: false, openFilter: 'all', status: 'overdue' });
+  cases.push({
+    sortBy: 'document_date',
+    ascending: true,
+    openFilter: 'all',
+    status: 'open',
+    dateFrom: '2023-03-01',
+    dateTo: '2023-03-31',
+  });
   cases.push({ sortBy: 'created_at', ascending: false, openFilter: 'all', search: 'customer 42' });
   cases.push({ sortBy: 'created_at', ascending: false, openFilter: 'all', search: 'RE-2024-000123' });
 
@@ -68,7 +84,13 @@ from generate_series(1, ?) as i`,
   const rows = [];
   for (const c of cases) {
     const text = documentQueryText(c.sortBy, c.ascending, c.openFilter);
-    const params = [orgs[0], null, null, null, null, searchQuery(c.search ?? undefined), 20, 0];
+    const input = {
+      ...(c.search ? { search: c.search } : {}),
+      ...(c.status ? { status: c.status } : {}),
+      ...(c.dateFrom ? { date_from: c.dateFrom, date_to: c.dateTo } : {}),
+      limit: 20,
+    };
+    const params = documentQueryValues(orgs[0], input, new Date().toISOString().slice(0, 10));
     const times = [];
     let count = 0;
     for (let run = 0; run < runs + 10; run += 1) {
@@ -84,7 +106,11 @@ from generate_series(1, ?) as i`,
     }
     times.sort((a, b) => a - b);
     const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2);
-    const label = `${c.search ? `search "${c.search}"` : `list open_filter=${c.openFilter}`} by ${c.sortBy} ${c.ascending ? 'asc' : 'desc'}`;
+    const filters = [
+      c.status ? `status=${c.status}` : `open_filter=${c.openFilter}`,
+      c.dateFrom ? `${c.dateFrom}..${c.dateTo}` : null,
+    ].filter(Boolean);
+    const label = `${c.search ? `search "${c.search}"` : `list ${filters.join(' ')}`} by ${c.sortBy} ${c.ascending ? 'asc' : 'desc'}`;
     rows.push(`| ${label} | ${count} | ${at(0.5)} | ${at(0.99)} |`);
     console.log(rows.at(-1));
   }

@@ -1,15 +1,23 @@
 // Installs the Debian packages some tests drive, when they are missing: chromium (the booking page and
 // the analytics tracker are tested in a real browser through playwright-core), qpdf and poppler-utils
-// (the PDF checks: `qpdf --check`, `pdffonts`). Runs before `npm test`, like ensure-deps.mjs.
+// (the PDF checks: `qpdf --check`, `pdffonts`), curl and jq (the walk-throughs that tests run as written). Runs before `npm test`, like ensure-deps.mjs.
 // Needs root (apt-get); otherwise, or when the install fails, it says which tests will skip and why,
-// and the suite still runs.
+// and the suite still runs — except in CI (`CI` set), where a missing PDF tool stops the run: the
+// billing PDF checks must not pass there by being skipped.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const tools = [
   { binary: '/usr/bin/chromium', pkg: 'chromium', skips: 'the browser tests (booking page, tracker)' },
-  { binary: '/usr/bin/qpdf', pkg: 'qpdf', skips: 'the qpdf --check of generated PDFs' },
-  { binary: '/usr/bin/pdffonts', pkg: 'poppler-utils', skips: 'the pdffonts check of generated PDFs' },
+  { binary: '/usr/bin/qpdf', pkg: 'qpdf', skips: 'the qpdf --check of generated PDFs', requiredInCi: true },
+  {
+    binary: '/usr/bin/pdffonts',
+    pkg: 'poppler-utils',
+    skips: 'the pdffonts check of generated PDFs',
+    requiredInCi: true,
+  },
+  { binary: '/usr/bin/curl', pkg: 'curl', skips: 'the runnable walk-throughs (llms.txt, docs/calendar.md)' },
+  { binary: '/usr/bin/jq', pkg: 'jq', skips: 'the docs/calendar.md walk-through test' },
 ];
 
 const missing = tools.filter((tool) => !existsSync(tool.binary));
@@ -31,5 +39,10 @@ if (missing.length > 0) {
     console.error(
       `${tool.binary} is missing (install the Debian package ${tool.pkg} as root): ${tool.skips} will be skipped.`,
     );
+  }
+  const requiredMissing = missing.filter((tool) => tool.requiredInCi && !existsSync(tool.binary));
+  if (process.env.CI && requiredMissing.length > 0) {
+    console.error(`CI is set: ${requiredMissing.map((tool) => tool.pkg).join(' ')} must be installed.`);
+    process.exit(1);
   }
 }

@@ -8,4 +8,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The CommonJS build reads its rules and fonts relative to itself: import.meta.url needs tsup's shim there.
+  shims: true,
 });

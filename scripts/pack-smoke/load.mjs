@@ -26,3 +26,19 @@ for (const [name, expected] of Object.entries(entries)) {
   }
   console.log(`${name}: import and require ok (${Object.keys(esm).length} exports)`);
 }
+
+// The e-invoice validator reads its compiled rules and schemas relative to the installed package:
+// both builds must find them (CommonJS has no import.meta.url of its own; tsup shims it).
+const emptyInvoice = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>';
+for (const [kind, module] of [
+  ['import', await import('@agw/capabilities')],
+  ['require', require('@agw/capabilities')],
+]) {
+  const report = await module.validateEInvoice(emptyInvoice, 'xrechnung-ubl');
+  if (report.valid !== false || report.rule_sets.length === 0) {
+    throw new Error(
+      `${kind}('@agw/capabilities').validateEInvoice did not report an empty invoice as invalid`,
+    );
+  }
+  console.log(`@agw/capabilities: ${kind} validates an e-invoice (${report.rule_sets.length} rule sets ran)`);
+}

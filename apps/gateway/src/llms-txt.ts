@@ -31,13 +31,15 @@ Access to the gateway is in beta and is enabled by the operator.
 
 Keys look like \`agw_ak_<prefix>.<secret>\` and are sent as \`Authorization: Bearer <key>\`. A key is
 shown exactly once. Never log keys or one-time codes. Every mutation needs an \`Idempotency-Key\` header
-(16 to 128 characters, e.g. a fresh UUID v4); resend the same key when you retry the same request.
+(16 to 128 characters, e.g. a fresh UUID v4); resend the same key when you retry the same request. The
+examples make one with node, which runs in any POSIX shell: \`$(node -e 'console.log(crypto.randomUUID())')\`.
 
 1. Register your app (no credentials). Answers 201 with a short-lived bootstrap key (scope
    \`platform:bootstrap\`, usable only for step 2).
 
    curl -sS -X POST ${b}/register \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+     -H 'Content-Type: application/json' \\
+     -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
      -d '{"owner_email":"owner@example.com","agent_email":"agent@example.com",
           "app":{"slug":"invoice-helper","name":"Invoice Helper","contact_email":"dev@example.com"}}'
 
@@ -48,16 +50,21 @@ shown exactly once. Never log keys or one-time codes. Every mutation needs an \`
 
    curl -sS -X POST ${b}/organizations \\
      -H 'Authorization: Bearer <bootstrap_key.token>' \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+     -H 'Content-Type: application/json' \\
+     -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
      -d '{"owner_email":"owner@example.com","agent_email":"agent@example.com",
           "organization":{"name":"Example Ltd"}}'
 
 3. Owner code: the owner (a human) receives a one-time code by email and gives it to you. Submit it
-   exactly as delivered:
+   exactly as delivered (the line \`Code: <OTP>\` of the mail). On the embedded default (no SMTP_URL
+   set) no mail leaves the machine: every message lands as a file in the gateway's data folder,
+   \`.data/mail/*.eml\` (DATA_DIR/mail), listed by \`npm run agw -- mail list\` and printed by
+   \`npm run agw -- mail show <id>\` in the gateway's checkout; the codes are read there.
 
    curl -sS -X POST ${b}/owner-otp/claim \\
      -H 'Authorization: Bearer <installation_key.token>' \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+     -H 'Content-Type: application/json' \\
+     -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
      -d '{"otp":"<code from the owner>"}'
 
 4. Agent mailbox code (only when you set agent_email): search your mailbox for a message whose subject
@@ -66,7 +73,8 @@ shown exactly once. Never log keys or one-time codes. Every mutation needs an \`
 
    curl -sS -X POST ${b}/agent-otp/verify \\
      -H 'Authorization: Bearer <installation_key.token>' \\
-     -H 'Content-Type: application/json' -H "Idempotency-Key: $(uuidgen)" \\
+     -H 'Content-Type: application/json' \\
+     -H "Idempotency-Key: $(node -e 'console.log(crypto.randomUUID())')" \\
      -d '{"otp":"<code from the mail>"}'
 
    The owner code and the agent code may be redeemed in any order. A lost code is replaced with
@@ -79,7 +87,12 @@ shown exactly once. Never log keys or one-time codes. Every mutation needs an \`
    Polling rule: first poll 30 seconds after the last onboarding step, then at most one poll per
    60 seconds, and give up after 15 minutes. Until approval (and before the codes are redeemed) the
    gateway answers 412 \`precondition_failed\`: that is expected; wait, redeem what is missing, never retry
-   in a tight loop. You are done when installation.operator_approval_status is \`approved\`.
+   in a tight loop. You are done when installation.operator_approval_status is \`approved\`. (The
+   operator approves with \`npm run agw -- installations approve <installation_id>\`.)
+
+6. Capabilities with a cost are paid from the organization's wallet, which starts empty: the operator
+   credits it (\`npm run agw -- wallet credit <organization_id> 10\`). Until then a paid invoke is refused
+   and the budget check below answers allowed false.
 
 ## When to stop and hand over to a human
 
@@ -110,7 +123,8 @@ describe also answer anonymous calls.
   Answers valid, violations, would_require_approval, estimated_cost.amount_max, effects.
 - POST ${b}/mcp/invoke - run one capability through the guard chain. Mutating capabilities need
   "idempotency_key" (16 to 128 characters, unique per mutation; reuse it only to retry the same call).
-  {"id":"billing.document.create_draft","params":{...same params...},
+  {"id":"billing.document.create_draft","params":{"document_type":"invoice","document_date":"2026-01-31",
+   "lines":[{"item_name":"Consulting","quantity":2,"unit_price":150}]},
    "idempotency_key":"0b9f5c1e-8a4e-4f7b-9c2d-3f1a2b3c4d5e"}
   Answers status \`succeeded\` (result), \`pending_approval\` (approval; invoke again with its
   approval_token once approved) or \`accepted\` (poll); replayed is true when an earlier answer for the same
@@ -147,7 +161,7 @@ Amounts are JSON numbers in the document's currency, computed exactly (VAT per r
    {"id":"billing.document.convert_quote_to_order","params":{"source_document_id":"<quote_id>"},"idempotency_key":"llms-billing-04-order"}
 5. Delivered: the order becomes a draft invoice; \`<invoice_id>\` is result.document_id:
    {"id":"billing.document.convert_order_to_invoice","params":{"source_document_id":"<order_id>"},"idempotency_key":"llms-billing-05-invoice"}
-6. Issue it: finalize assigns the number (result.number, e.g. RE-2026-00001) and freezes it for good:
+6. Issue it: finalize assigns the number (result.number, RE-<year>-00001 for the year's first) and freezes it for good:
    {"id":"billing.document.finalize","params":{"document_id":"<invoice_id>"},"idempotency_key":"llms-billing-06-finalize"}
 7. A payment arrives. payment.record is risk high: the first invoke answers \`pending_approval\`; once the
    operator approved, invoke the same params again with "approval_token" (and a new idempotency key):

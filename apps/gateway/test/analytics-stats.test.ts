@@ -4,10 +4,13 @@
 // in the property's zone. Bots and foreign domains are dropped, the client address is stored nowhere,
 // and another organization sees none of it.
 
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { GatewayError } from '@agw/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { billingClient } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
+import { waitUntil } from './helpers/mail-sink.js';
 
 const gateway = useGateway({ env: { ANALYTICS_EVENTS_PER_MINUTE: '100000' } });
 let agent: ReturnType<typeof billingClient>;
@@ -86,20 +89,55 @@ interface IngestionAnswer {
   readonly error?: { code: string; details: { schema_pointer: string }[] };
 }
 
-async function send(body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${gateway.url}/a/events`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+// The site's visitors connect from an address of their own (all of 127/8 is loopback), so the check
+// below can tell their address from the agent's (whose invokes the audit log records, by design).
+const VISITOR_ADDRESS = '127.0.0.77';
+
+function send(body: unknown, headers: Record<string, string> = {}) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; headers: Headers; body: IngestionAnswer }>((resolve, reject) => {
+    const outgoing = request(
+      `${gateway.url}/a/events`,
+      {
+        method: 'POST',
+        localAddress: VISITOR_ADDRESS,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: new Headers(response.headers as Record<string, string>),
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as IngestionAnswer,
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
   });
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (await response.json()) as IngestionAnswer,
-  };
 }
 
 const sent = generateWeek();
+
+const day = new Intl.DateTimeFormat('en-CA', {
+  timeZone: ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** Visitors as the stats count them: distinct people per local day, page events only. */
+function visitorDays(events: readonly Sent[]): number {
+  return new Set(
+    events
+      .filter((event) => event.path !== undefined)
+      .map((event) => `${event.visitor} ${day.format(event.at)}`),
+  ).size;
+}
 
 beforeAll(async () => {
   agent = billingClient(gateway, (await approvedInstallation(gateway, '10')).key);
@@ -128,19 +166,30 @@ beforeAll(async () => {
     expect(answer.body).toEqual({ accepted: events.length, dropped: { bot: 0, domain: 0 } });
     expect(answer.headers.get('access-control-allow-origin')).toBe('*');
   }
+  // A 202 means accepted: the writer commits in batches right after it.
+  await waitUntil(async () => ((await storedEvents()) === sent.length ? true : undefined));
 }, 60_000);
+
+async function storedEvents(): Promise<number> {
+  const [row] = await gateway.knex('analytics_events').where({ property_id: propertyId }).count({ n: '*' });
+  return Number(row?.n);
+}
 
 describe('a week of traffic', () => {
   it('stats agree with counts computed from what was sent', async () => {
     const stats = await agent.run('analytics.stats.read', { granularity: 'day', limit_events: 10 });
-    // Visits: a visitor's events less than 30 minutes apart.
+    // A visitor is a person on one day of the property (ids are scoped to its local day); a visit their
+    // events of that day less than 30 minutes apart.
     const visits: Sent[][] = [];
     for (let visitor = 0; visitor < 30; visitor += 1) {
       const own = sent.filter((event) => event.visitor === visitor).sort((a, b) => a.at - b.at);
       let current: Sent[] = [];
       for (const event of own) {
         const last = current.at(-1);
-        if (last !== undefined && event.at - last.at > 30 * 60_000) {
+        if (
+          last !== undefined &&
+          (event.at - last.at > 30 * 60_000 || day.format(event.at) !== day.format(last.at))
+        ) {
           visits.push(current);
           current = [];
         }
@@ -150,7 +199,7 @@ describe('a week of traffic', () => {
     }
     const durations = visits.map((visit) => ((visit.at(-1) as Sent).at - (visit[0] as Sent).at) / 1000);
     expect(stats.totals).toEqual({
-      visitors: 30,
+      visitors: visitorDays(sent),
       visits: visits.length,
       pageviews: sent.filter((event) => event.name === 'pageview').length,
       events: sent.length,
@@ -180,12 +229,6 @@ describe('a week of traffic', () => {
     ]);
 
     // One bucket per local day of the window, empty days included, counted in Europe/Berlin.
-    const day = new Intl.DateTimeFormat('en-CA', {
-      timeZone: ZONE,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
     const perDay = count(sent.map((event) => day.format(event.at)));
     expect(stats.series.length).toBeGreaterThanOrEqual(7);
     for (const bucket of stats.series) {
@@ -213,11 +256,26 @@ describe('a week of traffic', () => {
     const rows = await gateway.knex('analytics_events').where({ property_id: propertyId });
     const text = JSON.stringify(rows);
     expect(rows.length).toBe(sent.length);
-    expect(text).not.toContain('127.0.0.1');
+    expect(text).not.toContain(VISITOR_ADDRESS);
     expect(text).not.toContain('someone@example.com');
     expect(text).not.toContain('utm_source');
     const visitorIds = new Set(rows.map((row) => row.visitor_id));
-    expect(visitorIds.size).toBe(30);
+    expect(visitorIds.size).toBe(visitorDays(sent));
+  });
+
+  it("leaves the visitors' address and user agent in no table of the database", async () => {
+    const tables = (
+      await gateway
+        .knex('information_schema.tables')
+        .where({ table_schema: 'public', table_type: 'BASE TABLE' })
+        .select('table_name')
+    ).map((row: { table_name: string }) => row.table_name);
+    expect(tables).toContain('analytics_events');
+    for (const table of tables) {
+      const text = JSON.stringify(await gateway.knex(table).select());
+      expect(text, table).not.toContain(VISITOR_ADDRESS);
+      expect(text, table).not.toContain('Firefox/');
+    }
   });
 });
 
@@ -256,6 +314,21 @@ describe('tenancy', () => {
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(GatewayError);
     expect((refused as GatewayError).code).toBe('not_found');
+    // Like a property that does not exist at all: same code and status, the same message but for the id.
+    const missingId = randomUUID();
+    const missing = (await other
+      .run('analytics.events.read', { property_id: missingId })
+      .catch((error: unknown) => error)) as GatewayError;
+    const foreign = (await other
+      .run('analytics.events.read', { property_id: propertyId })
+      .catch((error: unknown) => error)) as GatewayError;
+    expect([foreign.code, foreign.status]).toEqual([missing.code, missing.status]);
+    expect(foreign.message.replace(propertyId, 'ID')).toBe(missing.message.replace(missingId, 'ID'));
+    // Its public id is no way in either: events sent with it land in the first organization only.
+    const update = await other
+      .run('analytics.property.manage', { operation: 'update', property_id: propertyId, name: 'Mine' })
+      .catch((error: unknown) => error);
+    expect((update as GatewayError).code).toBe('not_found');
     await other.run('analytics.property.manage', {
       operation: 'create',
       name: 'Other',
@@ -263,5 +336,6 @@ describe('tenancy', () => {
     });
     const own = await other.run('analytics.stats.read', {});
     expect(own.totals).toMatchObject({ events: 0, visitors: 0 });
+    expect((await other.run('analytics.events.read', {})).events).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // void with approval, reminders; another organization sees none of it.
 
 import type { GatewayError } from '@agw/client';
+import { createAdminClient } from '@agw/client/admin';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { billingClient, refusal } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -268,6 +269,101 @@ describe('quote to cash', () => {
     );
   });
 
+  it('voids a draft (no number taken) and refuses to finalize it afterwards', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      lines: [{ item_name: 'Not needed', quantity: 1, unit_price: 10 }],
+    });
+    const voided = await billing.run('billing.document.void', { document_id: draft.document_id });
+    expect(voided).toMatchObject({ previous_status: 'draft', status: 'void', number: null });
+    const read = await billing.run('billing.document.read', { document_id: draft.document_id });
+    expect(read.document).toMatchObject({ status: 'void', number: null, balance: 0 });
+    const finalize = await refusal(
+      billing.run('billing.document.finalize', { document_id: draft.document_id }),
+    );
+    expect(finalize.code).toBe('conflict');
+    const again = await refusal(billing.run('billing.document.void', { document_id: draft.document_id }));
+    expect(again.message).toMatch(/already void/);
+  });
+
+  it('refuses a payment on a void and on a cancelled invoice, naming its status', async () => {
+    const issue = async () => {
+      const draft = await billing.run('billing.document.create_draft', {
+        document_type: 'invoice',
+        document_date: today,
+        lines: [{ item_name: 'Gone', quantity: 1, unit_price: 10 }],
+      });
+      return (await billing.run('billing.document.finalize', { document_id: draft.document_id })).document;
+    };
+    const voided = await issue();
+    await billing.run('billing.document.void', { document_id: voided.id });
+    const onVoid = await refusal(
+      billing.run('billing.payment.record', { document_id: voided.id, amount: 1 }),
+    );
+    expect(onVoid).toMatchObject({ status: 409, code: 'conflict' });
+    expect(onVoid.message).toBe(`Invoice ${voided.number} is void and takes no payments.`);
+    // No capability cancels an invoice; an imported one can arrive cancelled.
+    const cancelled = await issue();
+    await gateway.knex('billing_documents').where({ id: cancelled.id }).update({ status: 'cancelled' });
+    const onCancelled = await refusal(
+      billing.run('billing.payment.record', { document_id: cancelled.id, amount: 1 }),
+    );
+    expect(onCancelled.message).toBe(`Invoice ${cancelled.number} is cancelled and takes no payments.`);
+    const payments = await billing.run('billing.payment.list', { document_id: cancelled.id });
+    expect(payments.records).toEqual([]);
+    const rows = await gateway.knex('billing_documents').whereIn('id', [voided.id, cancelled.id]);
+    expect(rows.map((row) => Number(row.paid_total))).toEqual([0, 0]);
+  });
+
+  it('twelve payments of 10.00 at once on a 100.00 invoice: ten recorded, paid once, no overpayment', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      lines: [{ item_name: 'Concurrent', quantity: 1, unit_price: 100 }],
+    });
+    await billing.run('billing.document.finalize', { document_id: draft.document_id });
+    // payment.record is risk high: each of the twelve is approved first (distinct references, so
+    // twelve approvals), then all twelve approved invokes race.
+    const admin = createAdminClient({ baseUrl: gateway.url, operatorKey: gateway.operatorKey });
+    const calls: { params: { document_id: string; amount: number; reference: string }; token: string }[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const params = { document_id: draft.document_id, amount: 10, reference: `transfer-${i}` };
+      const pending = await billing.client.invoke('billing.payment.record', params);
+      const approval = pending.approval as { approval_id: string; approval_token: string };
+      await admin.approveApproval(approval.approval_id);
+      calls.push({ params, token: approval.approval_token });
+    }
+    const outcomes = await Promise.allSettled(
+      calls.map(async ({ params, token }) => {
+        const answer = await billing.client.invoke('billing.payment.record', params, {
+          approvalToken: token,
+        });
+        if (answer.status !== 'succeeded') throw new Error(`answered ${answer.status}`);
+        return (answer as { result: { paid_total: number; document: { status: string } } }).result;
+      }),
+    );
+    const recorded = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    expect(recorded).toHaveLength(10);
+    // Each recorded payment saw the one before it: the paid totals are 10, 20, …, 100, each once.
+    expect(recorded.map((r) => r.paid_total).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10 }, (_, i) => (i + 1) * 10),
+    );
+    expect(recorded.filter((r) => r.document.status === 'paid')).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') {
+        const error = outcome.reason as GatewayError;
+        // Refused either as more than the balance or as an invoice already paid.
+        expect(['validation_failed', 'conflict']).toContain(error.code);
+      }
+    }
+    const read = await billing.run('billing.document.read', { document_id: draft.document_id });
+    expect(read.document).toMatchObject({ status: 'paid', payment_status: 'paid', balance: 0 });
+    expect(read.payments).toHaveLength(10);
+    const stored = await gateway.knex('billing_documents').where({ id: draft.document_id }).first();
+    expect(Number(stored.paid_total)).toBe(100);
+  });
+
   it('voids an issued invoice without payments only after an operator approves (risk high)', async () => {
     const invoice = await billing.run('billing.document.create_draft', {
       document_type: 'invoice',
@@ -335,6 +431,44 @@ describe('quote to cash', () => {
       run('billing.reminder.create', { invoice_id: invoice.document_id, reminder_date: '2026-04-01' }),
     );
     expect(paid.code).toBe('conflict');
+  });
+
+  it('states interest and a fee on a reminder without changing the invoice; refuses a third decimal', async () => {
+    const invoice = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: '2026-02-02',
+      due_date: '2026-02-16',
+      lines: [{ item_name: 'Support', quantity: 1, unit_price: 500, tax_percent: 19 }],
+    });
+    const issued = await billing.run('billing.document.finalize', { document_id: invoice.document_id });
+    const digits = await refusal(
+      billing.run('billing.reminder.create', {
+        invoice_id: invoice.document_id,
+        reminder_date: '2026-03-02',
+        interest_amount: 4.125,
+      }),
+    );
+    expect(digits.schemaPointer).toBe('/params/interest_amount');
+    const { reminder } = await billing.run('billing.reminder.create', {
+      invoice_id: invoice.document_id,
+      reminder_date: '2026-03-02',
+      fee_amount: 5,
+      interest_amount: 4.12,
+    });
+    expect(reminder).toMatchObject({
+      reminder_level: 'payment_reminder',
+      interest_amount: 4.12,
+      fee_amount: 5,
+      invoice_balance_at_reminder: 595,
+    });
+    expect(reminder.body_snapshot).toBe(
+      `Invoice ${issued.number} of 2026-02-02 was due on 2026-02-16. 595.00 EUR are still open, ` +
+        'plus a reminder fee of 5.00 EUR and interest of 4.12 EUR.',
+    );
+    const listed = await billing.run('billing.reminder.list', { invoice_id: invoice.document_id });
+    expect(listed.records.map((r) => r.interest_amount)).toEqual([4.12]);
+    const after = await billing.run('billing.document.read', { document_id: invoice.document_id });
+    expect(after.document).toMatchObject({ total: 595, balance: 595, status: 'open' });
   });
 
   it('derives reverse charge for an EU business buyer in another member state', async () => {

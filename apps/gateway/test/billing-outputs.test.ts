@@ -20,6 +20,7 @@ let billing: ReturnType<typeof billingClient>;
 let other: ReturnType<typeof billingClient>;
 let publicBuyerId: string;
 let businessBuyerId: string;
+let facturxBuyerId: string;
 const today = new Date().toISOString().slice(0, 10);
 
 /** Runs `tool` on `bytes` written to a temporary file; answers its stdout. */
@@ -95,6 +96,9 @@ beforeAll(async () => {
     })
   ).account.id;
   businessBuyerId = (await account('Müller Bau GmbH', { vat_id: 'DE987654321' })).account.id;
+  facturxBuyerId = (
+    await account('Schmidt Handel KG', { vat_id: 'DE111222333', e_invoice_format: 'facturx' })
+  ).account.id;
 });
 
 describe('outputs of a finalized invoice', () => {
@@ -131,6 +135,10 @@ describe('outputs of a finalized invoice', () => {
     const ruleSets = (first.validation as { rule_sets: { name: string; fatal: number }[] }).rule_sets;
     expect(ruleSets.map((set) => set.name).join(' ')).toMatch(/EN ?16931.*XRechnung/i);
     expect(ruleSets.every((set) => set.fatal === 0)).toBe(true);
+    // Findings below error level reach the answer's warnings[]: no delivery date → BR-DE-TMP-32.
+    const validation = first.validation as { warnings: string[] };
+    expect(first.warnings).toEqual(validation.warnings);
+    expect(first.warnings).toContainEqual(expect.stringMatching(/^BR-DE-TMP-32 \(information\)/));
     const second = await billing.run('billing.document.xrechnung', { document_id: id });
     expect(second.xml_base64).toBe(first.xml_base64);
     expect(second.archive).toEqual(first.archive);
@@ -144,6 +152,41 @@ describe('outputs of a finalized invoice', () => {
     await onFile(pdf, 'qpdf', (file) => ['--check', file]);
     const embedded = await onFile(pdf, 'qpdf', (file) => [`--show-attachment=factur-x.xml`, file]);
     expect(Buffer.from(embedded, 'utf8').toString('base64')).toBe(answer.embedded_xml_base64);
+  });
+});
+
+describe('PDFs of the other issued documents', () => {
+  it('a finalized quote and the sales order made from it render with their own title and number', async () => {
+    const quote = await billing.run('billing.document.create_draft', {
+      document_type: 'quote',
+      document_date: today,
+      account_id: businessBuyerId,
+      title: 'Angebot Prüfstand',
+      lines: [{ item_name: 'Prüfstand PX-9', quantity: 1, unit_price: 4200, tax_percent: 19 }],
+    });
+    const issuedQuote = await billing.run('billing.document.finalize', { document_id: quote.document_id });
+    const order = await billing.run('billing.document.convert_quote_to_order', {
+      source_document_id: quote.document_id,
+    });
+    const issuedOrder = await billing.run('billing.document.finalize', { document_id: order.document_id });
+    for (const [issued, title] of [
+      [issuedQuote, 'Angebot'],
+      [issuedOrder, 'Auftragsbestätigung'],
+    ] as const) {
+      const number = issued.document.number as string;
+      expect(number).toMatch(title === 'Angebot' ? /^QT-\d{4}-\d{5}$/ : /^SO-\d{4}-\d{5}$/);
+      const pdf = await billing.run('billing.document.pdf', { document_id: issued.document.id });
+      expect(pdf.filename).toBe(`${number}.pdf`);
+      const bytes = Buffer.from(pdf.pdf_base64, 'base64');
+      await onFile(bytes, 'qpdf', (file) => ['--check', file]);
+      const text = await onFile(bytes, 'pdftotext', (file) => ['-layout', file, '-']);
+      expect(text).toContain(`${title} ${number}`);
+      expect(text).toContain('Prüfstand PX-9');
+      expect(text).toMatch(/Gesamtbetrag\s+4\.998,00 €/);
+      // Neither is an invoice: no payment request and no invoice title.
+      expect(text).not.toContain('Bitte überweisen');
+      expect(text).not.toContain('Rechnung ');
+    }
   });
 });
 
@@ -173,6 +216,41 @@ describe('what an output refuses', () => {
     expect(refused.code).toBe('validation_failed');
     expect(refused.message).toContain('BT-10');
     expect(refused.message).toContain('buyer_reference');
+  });
+
+  it('a USD invoice with VAT is not finalized without an exchange rate; with one, its XRechnung states the VAT in EUR', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      account_id: publicBuyerId,
+      currency: 'USD',
+      lines: [{ item_name: 'Workshop', quantity: 2, unit_price: 1000, tax_percent: 19 }],
+    });
+    const refused = await refusal(
+      billing.run('billing.document.finalize', { document_id: draft.document_id }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.code).toBe('validation_failed');
+    expect(refused.message).toContain('/params/exchange_rate');
+    expect(refused.message).toContain('BT-111');
+    // The refusal used no number: the draft is still a draft.
+    expect(
+      (await billing.run('billing.document.read', { document_id: draft.document_id })).document.status,
+    ).toBe('draft');
+    await billing.run('billing.document.finalize', { document_id: draft.document_id, exchange_rate: 0.92 });
+    const answer = await billing.run('billing.document.xrechnung', { document_id: draft.document_id });
+    expect(answer.validation).toMatchObject({ valid: true });
+    const xml = Buffer.from(answer.xml_base64, 'base64').toString('utf8');
+    // 2000.00 USD × 19 % = 380.00 USD VAT; × 0.92 = 349.60 EUR.
+    expect(xml).toContain('<cbc:TaxCurrencyCode>EUR</cbc:TaxCurrencyCode>');
+    expect(xml).toContain('<cbc:TaxAmount currencyID="EUR">349.6</cbc:TaxAmount>');
+    const pdf = await billing.run('billing.document.pdf', { document_id: draft.document_id });
+    const text = await onFile(Buffer.from(pdf.pdf_base64, 'base64'), 'pdftotext', (file) => [
+      '-layout',
+      file,
+      '-',
+    ]);
+    expect(text).toMatch(/USt\. gesamt in EUR \(Kurs 1 USD = 0,92 EUR\)\s+349,60 €/);
   });
 
   it("another organization's document is not found", async () => {
@@ -242,6 +320,36 @@ describe('billing.document.send', () => {
       payment_date: today,
     });
     expect(paid).toMatchObject({ document: { status: 'paid' } });
+  });
+
+  it('with an account preferring Factur-X, mails one attachment: the Factur-X PDF carrying factur-x.xml', async () => {
+    const id = await issuedInvoice(facturxBuyerId);
+    const sent = await billing.run('billing.document.send', { document_id: id });
+    const number = sent.document.number as string;
+    expect(sent.delivery).toMatchObject({
+      to: 'rechnung@schmidt-handel-kg.example',
+      e_invoice_format: 'facturx',
+      attachments: [{ filename: `${number}-facturx.pdf`, mime_type: 'application/pdf' }],
+    });
+    expect(sent.delivery.attachments).toHaveLength(1);
+    const [mail] = await waitUntil(async () => {
+      const found = (await readDevMailbox(gateway.dataDir)).filter((m) => m.subject.includes(number));
+      return found.length > 0 ? found : undefined;
+    });
+    const files = attachmentsOf(mail as NonNullable<typeof mail>);
+    expect(files.map((file) => [file.filename, file.contentType])).toEqual([
+      [`${number}-facturx.pdf`, 'application/pdf'],
+    ]);
+    const pdf = files[0]?.content as Buffer;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await onFile(pdf, 'qpdf', (file) => ['--check', file]);
+    expect(await onFile(pdf, 'pdfdetach', (file) => ['-list', file])).toContain('factur-x.xml');
+    // It is the archived Factur-X: the same bytes, the same embedded XML the capability answers.
+    const facturx = await billing.run('billing.document.facturx', { document_id: id });
+    expect(pdf.toString('base64')).toBe(facturx.pdf_base64);
+    const embedded = await onFile(pdf, 'qpdf', (file) => ['--show-attachment=factur-x.xml', file]);
+    expect(Buffer.from(embedded, 'utf8').toString('base64')).toBe(facturx.embedded_xml_base64);
+    expect(embedded).toContain(`<ram:ID>${number}</ram:ID>`);
   });
 
   it('refuses a draft, and a recipient-less document names the to field', async () => {

@@ -124,10 +124,16 @@ describe('static discovery documents', () => {
       'wallet.agent_budget.guard.check',
       'Idempotency-Key',
       '"audit_id"',
+      // Where the codes land on the embedded default.
+      '`.data/mail/*.eml`',
+      'npm run agw -- mail list',
     ]) {
       expect(text).toContain(fragment);
     }
     expect(text).not.toContain('127.0.0.1');
+    // Every example runs as written (llms-txt-examples.test.ts): no tool many machines lack, no elision.
+    expect(text).not.toContain('uuidgen');
+    expect(text).not.toContain('...same');
   });
 });
 

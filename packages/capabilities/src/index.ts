@@ -1,6 +1,6 @@
 export { analyticsDomain } from './analytics/index.js';
 export { assistDomain } from './assist/index.js';
-export { documentQueryText } from './billing/document-query.js';
+export { documentQueryText, documentQueryValues } from './billing/document-query.js';
 export { billingDomain, billingHandlers } from './billing/index.js';
 export type { ValidationError, ValidationReport } from './billing/outputs/rendering.js';
 export {

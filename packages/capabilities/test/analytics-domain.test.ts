@@ -1,11 +1,14 @@
-// The analytics domain's own machinery on a real (PGlite) database: an accepted event is committed
-// before its 202, retention deletes what a property no longer keeps (and the salts that could
+// The analytics domain's own machinery on a real (PGlite) database: an accepted event is answered 202
+// at once and committed in the writer's next batch (or when the service stops), a full queue answers
+// 503, an outage delays the rows and a refused row is dropped alone, retention deletes what a property no longer keeps (and the salts that could
 // recompute visitor ids), and the domain check accepts a property's domains and their subdomains only.
 
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyticsDomain } from '../src/analytics/index.js';
 import { hostAllowed } from '../src/analytics/ingestion.js';
+import { EVENT_COLUMNS } from '../src/analytics/sql.js';
+import { type EventRow, EventWriter } from '../src/analytics/writer.js';
 import type { DomainHost, DomainService, PublicRoute } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
 
@@ -66,7 +69,7 @@ const request = (body: unknown) => ({
 });
 
 describe('ingestion', () => {
-  it('answers 202 only once the events are committed', async () => {
+  it('answers 202 before the write and commits the events right after', async () => {
     const { ingestionId } = await property(30);
     const answer = await route.handle(
       request({
@@ -75,15 +78,111 @@ describe('ingestion', () => {
       }),
     );
     expect(answer).toMatchObject({ status: 202, body: { accepted: 2 } });
-    const { rows } = await database.db.query<{ name: string; visitor_id: string | null }>(
-      'select name, visitor_id from analytics_events order by name',
-    );
+    const stored = () =>
+      database.db.query<{ name: string; visitor_id: string | null }>(
+        'select name, visitor_id from analytics_events order by name',
+      );
+    // Not yet: the request did not wait for the database.
+    expect((await stored()).rows).toEqual([]);
+    await service.stop?.();
+    const { rows } = await stored();
     expect(rows.map((row) => row.name)).toEqual(['order', 'pageview']);
     // A server's event (no page) has no visitor; a page view has one, never the address itself.
     expect(rows[0]?.visitor_id).toBeNull();
     expect(rows[1]?.visitor_id).toMatch(/^[0-9a-f]{32}$/);
     expect(JSON.stringify(rows)).not.toContain('203.0.113.9');
-    await service.stop?.();
+  });
+
+  it('answers 429 past the per-address limit of a minute', async () => {
+    const { ingestionId } = await property(30);
+    const limited = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
+    const post = limited.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
+    const previous = process.env.ANALYTICS_EVENTS_PER_MINUTE;
+    process.env.ANALYTICS_EVENTS_PER_MINUTE = '2';
+    const strict = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
+    if (previous === undefined) delete process.env.ANALYTICS_EVENTS_PER_MINUTE;
+    else process.env.ANALYTICS_EVENTS_PER_MINUTE = previous;
+    const strictPost = strict.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
+    const body = { ingestion_id: ingestionId, name: 'order' };
+    expect((await strictPost.handle(request(body))).status).toBe(202);
+    expect((await strictPost.handle(request(body))).status).toBe(202);
+    const third = await strictPost.handle(request(body));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers?.['retry-after'])).toBeGreaterThan(0);
+    // Another address, or the default limit, is not affected.
+    expect((await strictPost.handle({ ...request(body), clientAddress: '198.51.100.7' })).status).toBe(202);
+    expect((await post.handle(request(body))).status).toBe(202);
+    await Promise.all([limited.stop?.(), strict.stop?.(), service.stop?.()]);
+  });
+});
+
+describe('the event writer', () => {
+  const log = { info() {}, warn() {}, error() {} };
+  async function rowOf(name: string, propertyId: string): Promise<EventRow> {
+    const values: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
+      id: randomUUID(),
+      organization_id: ORG,
+      property_id: propertyId,
+      occurred_at: NOW,
+      received_at: NOW,
+      name,
+      category: null,
+      source: null,
+      outcome: null,
+      host: null,
+      path: null,
+      referrer_host: null,
+      visitor_id: null,
+      properties: '{}',
+    };
+    return EVENT_COLUMNS.map((column) => values[column]);
+  }
+  const names = async () =>
+    (await database.db.query<{ name: string }>('select name from analytics_events order by name')).rows.map(
+      (row) => row.name,
+    );
+
+  it('refuses rows past its queue, so the route answers 503 instead of growing without bound', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log, 3);
+    expect(writer.accept([await rowOf('a', id), await rowOf('b', id)])).toBe(true);
+    expect(writer.accept([await rowOf('c', id), await rowOf('d', id)])).toBe(false);
+    expect(writer.queued).toBe(2);
+    await writer.drain();
+    expect(await names()).toEqual(['a', 'b']);
+  });
+
+  it('keeps the rows through an outage and writes them once the database answers again', async () => {
+    const { id } = await property(30);
+    const sql = hostOf(database).sql;
+    let failures = 1;
+    const flaky = {
+      ...sql,
+      transaction: <T>(fn: Parameters<typeof sql.transaction<T>>[0]) => {
+        if (failures > 0) {
+          failures -= 1;
+          return Promise.reject(Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' }));
+        }
+        return sql.transaction(fn);
+      },
+    };
+    const writer = new EventWriter(flaky, log);
+    writer.accept([await rowOf('kept', id)]);
+    // The retry comes a second after the failure (drain would give up instead: the process is ending).
+    for (let waited = 0; writer.queued > 0 && waited < 5000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await writer.drain();
+    expect(failures).toBe(0);
+    expect(await names()).toEqual(['kept']);
+  });
+
+  it('drops a row the database refuses (its property is gone), not the rest of its batch', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    writer.accept([await rowOf('first', id), await rowOf('orphan', randomUUID()), await rowOf('last', id)]);
+    await writer.drain();
+    expect(await names()).toEqual(['first', 'last']);
   });
 });
 

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { renderDocumentPdf } from '../src/billing/outputs/pdf/index.js';
 import { ciiFacturX } from '../src/billing/outputs/xml/index.js';
 import { EINVOICE_MATRIX, frozenDocument, ISSUER } from './fixtures/einvoice-matrix.js';
-import { fontsOf, onPdf, pagesOf, pdfToolsMissing } from './helpers/pdf-tools.js';
+import { fontsOf, onPdf, pagesOf, pdfChecksSkipReason } from './helpers/pdf-tools.js';
 
-const missing = pdfToolsMissing();
+// Skips only outside CI; in CI a missing qpdf or poppler-utils fails the file (see the helper).
+const missing = pdfChecksSkipReason();
 const euro = (value: string) => `${value} €`;
 
 describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missing})` : 'billing PDF', () => {
@@ -45,6 +46,25 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).toContain(`USt. 7 % auf ${euro('57,47')}`);
     expect(text).toMatch(/Gesamtbetrag\s+1\.132,49 €/);
     expect(text).toContain('20.11.2026');
+  });
+
+  it('a document not subject to VAT says so in its totals and names the reason', async () => {
+    const outside = EINVOICE_MATRIX.find(
+      ({ doc }) => doc.document.tax_treatment === 'not_subject_to_vat',
+    )?.doc;
+    if (outside === undefined) throw new Error('the matrix has no O document');
+    const text = (await pagesOf(await renderDocumentPdf(outside))).join('\n');
+    expect(text).toMatch(/USt\. nicht steuerbar auf 2\.840,00 €\s+0,00 €/);
+    expect(text).toContain('O: Not subject to VAT');
+    expect(text).toMatch(/Gesamtbetrag\s+2\.840,00 €/);
+  });
+
+  it('a USD invoice shows its VAT total in EUR with the exchange rate', async () => {
+    const usd = EINVOICE_MATRIX.find(({ doc }) => doc.document.tax_total_accounting !== null)?.doc;
+    if (usd === undefined) throw new Error('the matrix has no document with a VAT total in EUR');
+    const text = (await pagesOf(await renderDocumentPdf(usd))).join('\n');
+    expect(text).toMatch(/Gesamtbetrag\s+5\.304,58 \$/);
+    expect(text).toMatch(/USt\. gesamt in EUR \(Kurs 1 USD = 0,9215 EUR\)\s+769,34 €/);
   });
 
   it('formats an en-US document in English', async () => {
@@ -92,25 +112,43 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).not.toContain(doc.document.number as string);
   });
 
-  it('Factur-X: factur-x.xml is the given XML, an Alternative associated file, declared in the XMP', async () => {
-    const [{ doc }] = EINVOICE_MATRIX as [(typeof EINVOICE_MATRIX)[number]];
-    const xml = ciiFacturX(doc);
-    const bytes = await renderDocumentPdf(doc, { facturx: { xml } });
-    await onPdf(bytes, 'qpdf', (file) => ['--check', file]);
-    expect(await onPdf(bytes, 'qpdf', (file) => ['--show-attachment=factur-x.xml', file])).toBe(xml);
-    const catalog = await onPdf(bytes, 'qpdf', (file) => ['--qdf', '--object-streams=disable', file, '-']);
-    expect(catalog).toMatch(/\/AF \[/);
-    expect(catalog).toMatch(/\/AFRelationship \/Alternative/);
-    expect(catalog).toMatch(/\/Subtype \/text#2fxml/i);
-    const xmp = await onPdf(bytes, 'pdfinfo', (file) => ['-meta', file]);
-    for (const field of [
-      '<fx:DocumentType>INVOICE</fx:DocumentType>',
-      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
-      '<fx:Version>1.0</fx:Version>',
-      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
-      '<pdfaSchema:prefix>fx</pdfaSchema:prefix>',
-    ]) {
-      expect(xmp).toContain(field);
+  it.each(EINVOICE_MATRIX)(
+    'Factur-X of "$name": factur-x.xml is the given XML, an Alternative associated file, declared in the XMP',
+    async ({ doc }) => {
+      const xml = ciiFacturX(doc);
+      const bytes = await renderDocumentPdf(doc, { facturx: { xml } });
+      await onPdf(bytes, 'qpdf', (file) => ['--check', file]);
+      expect(await onPdf(bytes, 'qpdf', (file) => ['--show-attachment=factur-x.xml', file])).toBe(xml);
+      const catalog = await onPdf(bytes, 'qpdf', (file) => ['--qdf', '--object-streams=disable', file, '-']);
+      expect(catalog).toMatch(/\/AF \[/);
+      expect(catalog).toMatch(/\/AFRelationship \/Alternative/);
+      expect(catalog).toMatch(/\/Subtype \/text#2fxml/i);
+      const xmp = await onPdf(bytes, 'pdfinfo', (file) => ['-meta', file]);
+      for (const field of [
+        '<fx:DocumentType>INVOICE</fx:DocumentType>',
+        '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+        '<fx:Version>1.0</fx:Version>',
+        '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+        '<pdfaSchema:prefix>fx</pdfaSchema:prefix>',
+      ]) {
+        expect(xmp).toContain(field);
+      }
+      const fonts = await fontsOf(bytes);
+      expect(fonts.every((font) => font.embedded)).toBe(true);
+      expect((await pagesOf(bytes)).join('\n')).toContain(doc.document.number as string);
+    },
+  );
+});
+
+describe('the PDF checks in CI', () => {
+  it('fail instead of skipping when a tool is missing and CI is set', () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      expect(pdfChecksSkipReason({})).toBe('qpdf is not installed');
+      expect(() => pdfChecksSkipReason({ CI: 'true' })).toThrow(/cannot run in CI: qpdf is not installed/);
+    } finally {
+      process.env.PATH = path;
     }
   });
 });

@@ -237,7 +237,27 @@ const cases: [name: string, input: TotalsInput, expected: Expected][] = [
     },
   ],
   [
-    'a credit note is computed like an invoice, in positive amounts (11.305 → 11.31)',
+    'not subject to VAT (O): every rate becomes one O group without VAT, discounts included',
+    EUR({
+      tax_treatment: 'not_subject_to_vat',
+      lines: [
+        { quantity: 2, unit_price: 500, tax_percent: 19 },
+        { quantity: 1, unit_price: 80, tax_percent: 7 },
+      ],
+      document_discounts: [{ amount: 30, tax_percent: 19 }],
+    }),
+    {
+      subtotal: '1080.00',
+      discount_total: '30.00',
+      net_total: '1050.00',
+      tax_total: '0.00',
+      reverse_charge_tax_total: '0.00',
+      total: '1050.00',
+      groups: [['O', '0', '1050.00', '0.00']],
+    },
+  ],
+  [
+    'VAT of exactly half a cent rounds half-up (59.50 × 19 % = 11.305 → 11.31)',
     EUR({ lines: [{ quantity: 1, unit_price: 59.5, tax_percent: 19 }] }),
     {
       subtotal: '59.50',

@@ -132,6 +132,25 @@ describe('billing inputs', () => {
     expect(input(id, withoutDate)).toBe(false);
   });
 
+  it('create_draft and finalize: not subject to VAT (O), and the exchange rate for the VAT total in EUR', () => {
+    const draft = 'billing.document.create_draft';
+    const schema = JSON.stringify(findCapabilityContract(draft)?.input_schema);
+    // What describe shows an agent: every treatment, O included.
+    for (const treatment of ['domestic', 'exempt', 'reverse_charge', 'export', 'not_subject_to_vat']) {
+      expect(schema).toContain(`"${treatment}"`);
+    }
+    expect(input(draft, { ...createDraftParams, tax_treatment: 'not_subject_to_vat' })).toBe(true);
+    expect(input(draft, { ...createDraftParams, tax_treatment: 'outside' })).toBe(false);
+    const usd = { ...createDraftParams, currency: 'USD', vat_accounting_currency: 'EUR' };
+    expect(input(draft, { ...usd, exchange_rate: 0.9215 })).toBe(true);
+    expect(input(draft, { ...usd, exchange_rate: null })).toBe(true);
+    expect(input(draft, { ...usd, exchange_rate: 0 })).toBe(false);
+    expect(input(draft, { ...usd, exchange_rate: 0.1234567 })).toBe(false);
+    const finalize = 'billing.document.finalize';
+    expect(input(finalize, { document_id: uuid(1), exchange_rate: 1.08 })).toBe(true);
+    expect(input(finalize, { document_id: uuid(1), exchange_rate: -1 })).toBe(false);
+  });
+
   it('payment.record: amount must be greater than 0', () => {
     const id = 'billing.payment.record';
     expect(input(id, { document_id: uuid(1), amount: 0.01 })).toBe(true);

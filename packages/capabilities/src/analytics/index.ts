@@ -5,7 +5,8 @@ import { analyticsEventsReadHandler } from './events-read.js';
 import { CORS_HEADERS, ingestion } from './ingestion.js';
 import { analyticsMigrations } from './migrations.js';
 import { analyticsPropertyManageHandler } from './property-manage.js';
-import { deleteExpiredEvents, deleteOldSalts } from './sql.js';
+import { rollUp } from './rollup.js';
+import { deleteExpiredEvents, deleteExpiredRollups, deleteOldSalts } from './sql.js';
 import { analyticsStatsReadHandler } from './stats-read.js';
 import { TRACKER_SCRIPT } from './tracker.js';
 import { EventWriter } from './writer.js';
@@ -20,9 +21,9 @@ function eventsPerMinute(): number {
   return Number.isInteger(value) && value > 0 ? value : DEFAULT_EVENTS_PER_MINUTE;
 }
 
-/** Ingestion and the tracker (public routes), the event writer, and retention (hourly). */
+/** Ingestion and the tracker (public routes), the event writer, daily rollups and retention. */
 function start(host: DomainHost): DomainService {
-  const writer = new EventWriter(host.sql);
+  const writer = new EventWriter(host.sql, host.log);
   const handle = ingestion(host, writer, eventsPerMinute());
   return {
     routes: [
@@ -36,10 +37,13 @@ function start(host: DomainHost): DomainService {
             'Send analytics events (one, or a batch of up to 100) with a property’s public ingestion id',
           tags: ['analytics'],
           responses: {
-            '202': { description: 'Committed: `{accepted, dropped: {bot, domain}}`' },
+            '202': {
+              description: 'Accepted, written within moments: `{accepted, dropped: {bot, domain}}`',
+            },
             '400': { description: 'Invalid body' },
             '404': { description: 'No active property has this ingestion id' },
             '429': { description: 'Too many requests from this address' },
+            '503': { description: 'Too many events waiting for the database; retry after Retry-After' },
           },
         },
       },
@@ -74,7 +78,16 @@ function start(host: DomainHost): DomainService {
         async run() {
           const now = host.clock.now();
           await runStatement(host.sql, deleteExpiredEvents, [now]);
+          await runStatement(host.sql, deleteExpiredRollups, [now]);
           await runStatement(host.sql, deleteOldSalts, [now.toISOString().slice(0, 10)]);
+        },
+      },
+      {
+        // Days are rolled up 15 minutes after they end; a late event's day within 5 more minutes.
+        name: 'analytics.rollup',
+        intervalMs: 5 * 60_000,
+        async run() {
+          await rollUp(host.sql, host.clock.now());
         },
       },
     ],

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { isbot } from 'isbot';
 import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
 import { runStatement } from '../sql.js';
+import { AddressLimit } from './address-limit.js';
 import { type IncomingEvent, parseEvents } from './event-input.js';
+import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
-import type { EventRow, EventWriter } from './writer.js';
+import type { EventRow, EventWriter, StaleMark } from './writer.js';
 
 /** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
 export const CORS_HEADERS = {
@@ -16,6 +18,8 @@ export const CORS_HEADERS = {
 } as const;
 
 const PROPERTY_TTL_MS = 30_000;
+/** User agents whose bot verdict is remembered (a site's visitors share a few hundred of them). */
+const MAX_REMEMBERED_AGENTS = 2000;
 
 function answer(status: number, body: unknown, extra: Record<string, string> = {}): PublicResponse {
   return { status, headers: { 'cache-control': 'no-store', ...CORS_HEADERS, ...extra }, body };
@@ -34,11 +38,26 @@ export function hostAllowed(url: URL, domains: readonly string[]): boolean {
 /**
  * POST /a/events: checks the body, finds the property by its public id (cached for 30 s), drops bots
  * (a page view from a crawler) and pages outside the property's domains, turns each event into a row
- * without the client address, and answers 202 once the rows are committed (see EventWriter).
+ * without the client address, and hands the rows to the writer, which commits them in batches after
+ * the 202 (see EventWriter). Nothing on this path waits for the database but the first sight of a
+ * property or of the day's salt.
  */
 export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute: number) {
   const visitors = new VisitorIds(host.sql);
   const properties = new Map<string, { row: PropertyRow | undefined; until: number }>();
+  const limit = new AddressLimit(eventsPerMinute);
+  const bots = new Map<string, boolean>();
+
+  // isbot runs one large regular expression; the same few user agents send most page views.
+  function isBot(userAgent: string): boolean {
+    let verdict = bots.get(userAgent);
+    if (verdict === undefined) {
+      verdict = userAgent === '' || isbot(userAgent);
+      if (bots.size >= MAX_REMEMBERED_AGENTS) bots.clear();
+      bots.set(userAgent, verdict);
+    }
+    return verdict;
+  }
 
   async function propertyOf(ingestionId: string): Promise<PropertyRow | undefined> {
     const cached = properties.get(ingestionId);
@@ -54,6 +73,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     event: IncomingEvent,
     request: PublicRequest,
     now: Date,
+    day: string,
   ): Promise<EventRow> {
     const userAgent = request.headers['user-agent'] ?? '';
     const referrer =
@@ -71,14 +91,15 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
       event.url?.hostname ?? null,
       event.url?.pathname ?? null,
       referrer,
-      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, now) : null,
+      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, day, now) : null,
       JSON.stringify(event.properties),
     ];
   }
 
   return async function handle(request: PublicRequest): Promise<PublicResponse> {
-    const limit = await host.rateLimit(`analytics.events:${request.clientAddress}`, eventsPerMinute, 60);
-    if (!limit.allowed) {
+    const now = host.clock.now();
+    const retryAfter = limit.take(request.clientAddress, now.getTime());
+    if (retryAfter > 0) {
       return answer(
         429,
         {
@@ -88,10 +109,9 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
             retryable: true,
           },
         },
-        { 'retry-after': String(limit.retryAfterSeconds) },
+        { 'retry-after': String(retryAfter) },
       );
     }
-    const now = host.clock.now();
     const parsed = parseEvents(request.body, now);
     if (!parsed.ok) {
       return answer(400, {
@@ -117,13 +137,32 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const userAgent = request.headers['user-agent'] ?? '';
     const dropped = { bot: 0, domain: 0 };
     const rows: EventRow[] = [];
+    const stale: StaleMark[] = [];
+    const today = localDay(property.timezone, now);
     for (const event of parsed.events) {
       // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
-      if (event.url !== null && (userAgent === '' || isbot(userAgent))) dropped.bot += 1;
+      if (event.url !== null && isBot(userAgent)) dropped.bot += 1;
       else if (event.url !== null && !hostAllowed(event.url, property.domains)) dropped.domain += 1;
-      else rows.push(await row(property, event, request, now));
+      else {
+        const day = event.occurredAt === now ? today : localDay(property.timezone, event.occurredAt);
+        rows.push(await row(property, event, request, now, day));
+        // An event of an earlier day: that day's rollup (if made already) is made again.
+        if (day < today) stale.push([randomUUID(), property.organization_id, property.id, day]);
+      }
     }
-    if (rows.length > 0) await writer.write(rows);
+    if (rows.length > 0 && !writer.accept(rows, stale)) {
+      return answer(
+        503,
+        {
+          error: {
+            code: 'dependency_unavailable',
+            message: 'Events are not being written at the moment; send them again later.',
+            retryable: true,
+          },
+        },
+        { 'retry-after': '5' },
+      );
+    }
     return answer(202, { accepted: rows.length, dropped });
   };
 }

@@ -59,7 +59,81 @@ export const analyticsRowLevelSecurity: DomainMigration = tenantRowLevelSecurity
   ['analytics_properties', 'analytics_events'],
 );
 
+/**
+ * Daily rollups, so stats over a month read a few thousand rows instead of every event. A property's
+ * local day (in its time zone) is rolled up once it is over: `analytics_rollup_days` says which days
+ * are (and in which time zone), `analytics_rollups` holds the day's results of the stats queries
+ * themselves (kind `total`, `referrer`, `page`, `name`, `error`, and `hour` for the hourly series).
+ * Visitor ids are scoped to one local day, so the distinct counts of different days add up exactly.
+ * An event sent late for a day (its local day is before the day it arrived) leaves a mark in
+ * `analytics_rollup_stale`, written with the event, and the day is rolled up again.
+ */
+export const createAnalyticsRollups: DomainMigration = {
+  name: '20261126400200_create_analytics_rollups',
+  up: [
+    // Visitor ids made before a change of time zone are scoped to the old zone's days: days of the new
+    // zone are rolled up from the day after the change on (earlier ones are read from the events).
+    'alter table analytics_properties add column timezone_since timestamptz',
+    // Visitor ids are hex: byte order is their order, and sorting them (distinct counts, visits) without
+    // the locale's rules costs a third less.
+    'alter table analytics_events alter column visitor_id type text collate "C"',
+    `create table analytics_rollup_days (
+  organization_id uuid not null references organizations (id) on delete cascade,
+  property_id uuid not null references analytics_properties (id) on delete cascade,
+  day date not null,
+  timezone text not null,
+  starts_at timestamptz not null,
+  ends_at timestamptz not null,
+  rolled_up_at timestamptz not null,
+  constraint analytics_rollup_days_pkey primary key (property_id, day)
+)`,
+    `create index analytics_rollup_days_window_index
+  on analytics_rollup_days (organization_id, property_id, starts_at)`,
+    `create table analytics_rollups (
+  organization_id uuid not null references organizations (id) on delete cascade,
+  property_id uuid not null,
+  day date not null,
+  kind text not null,
+  key text not null,
+  key2 text not null default '',
+  events integer not null default 0,
+  pageviews integer not null default 0,
+  errors integer not null default 0,
+  visitors integer not null default 0,
+  visits integer not null default 0,
+  bounces integer not null default 0,
+  seconds double precision not null default 0,
+  at timestamptz,
+  constraint analytics_rollups_pkey primary key (property_id, day, kind, key, key2),
+  constraint analytics_rollups_day_fkey foreign key (property_id, day)
+    references analytics_rollup_days (property_id, day) on delete cascade
+)`,
+    `create table analytics_rollup_stale (
+  id uuid not null,
+  organization_id uuid not null references organizations (id) on delete cascade,
+  property_id uuid not null references analytics_properties (id) on delete cascade,
+  day date not null,
+  constraint analytics_rollup_stale_pkey primary key (id)
+)`,
+    'create index analytics_rollup_stale_day_index on analytics_rollup_stale (property_id, day)',
+  ],
+  down: [
+    'drop table analytics_rollup_stale',
+    'drop table analytics_rollups',
+    'drop table analytics_rollup_days',
+    'alter table analytics_events alter column visitor_id type text collate "default"',
+    'alter table analytics_properties drop column timezone_since',
+  ],
+};
+
+export const analyticsRollupRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
+  '20261126400300_analytics_rollups_row_level_security',
+  ['analytics_rollup_days', 'analytics_rollups', 'analytics_rollup_stale'],
+);
+
 export const analyticsMigrations: readonly DomainMigration[] = [
   createAnalyticsTables,
   analyticsRowLevelSecurity,
+  createAnalyticsRollups,
+  analyticsRollupRowLevelSecurity,
 ];

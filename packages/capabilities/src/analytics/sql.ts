@@ -9,12 +9,14 @@ export interface PropertyRow {
   readonly ingestion_id: string;
   readonly retention_days: number;
   readonly archived_at: Date | null;
+  /** When the time zone last changed (null: never). */
+  readonly timezone_since: Date | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
 
 const PROPERTY_COLUMNS =
-  'id, organization_id, name, domains, timezone, ingestion_id, retention_days, archived_at, created_at, updated_at';
+  'id, organization_id, name, domains, timezone, ingestion_id, retention_days, archived_at, timezone_since, created_at, updated_at';
 
 /** $1 organization, $2 id. */
 export const selectProperty: SqlStatement = {
@@ -48,7 +50,8 @@ returning ${PROPERTY_COLUMNS}`,
 export const updateProperty: SqlStatement = {
   name: 'analytics.property.update',
   text: `update analytics_properties set name = $3, domains = $4::jsonb, timezone = $5, retention_days = $6,
-  archived_at = $7, updated_at = $8
+  archived_at = $7, updated_at = $8,
+  timezone_since = case when timezone = $5 then timezone_since else $8::timestamptz end
 where organization_id = $1 and id = $2
 returning ${PROPERTY_COLUMNS}`,
 };
@@ -80,6 +83,13 @@ export const deleteExpiredEvents: SqlStatement = {
   limit 10000)`,
 };
 
+/** Rolled-up days that begin before each property's retention (with their rollups). $1 now. */
+export const deleteExpiredRollups: SqlStatement = {
+  name: 'analytics.rollups.delete_expired',
+  text: `delete from analytics_rollup_days d using analytics_properties p
+where p.id = d.property_id and d.starts_at < $1::timestamptz - make_interval(days => p.retention_days)`,
+};
+
 /** The columns of one stored event, in the order the batch insert writes them. */
 export const EVENT_COLUMNS = [
   'id',
@@ -98,8 +108,22 @@ export const EVENT_COLUMNS = [
   'properties',
 ] as const;
 
-/** One multi-row INSERT of `rows` events (parameters in EVENT_COLUMNS order, row after row). */
+const insertTexts = new Map<number, string>();
+
+/**
+ * One multi-row INSERT of `rows` events (parameters in EVENT_COLUMNS order, row after row); built once
+ * per row count (at most 500 of them), not per batch.
+ */
 export function insertEventsText(rows: number): string {
+  let text = insertTexts.get(rows);
+  if (text === undefined) {
+    text = buildInsertEventsText(rows);
+    insertTexts.set(rows, text);
+  }
+  return text;
+}
+
+function buildInsertEventsText(rows: number): string {
   const width = EVENT_COLUMNS.length;
   const values = Array.from(
     { length: rows },
@@ -108,3 +132,7 @@ export function insertEventsText(rows: number): string {
   );
   return `insert into analytics_events (${EVENT_COLUMNS.join(', ')}) values ${values.join(', ')}`;
 }
+
+/** A stale mark (see the rollups migration). $1 id, $2 organization, $3 property, $4 day. */
+export const insertStaleText =
+  'insert into analytics_rollup_stale (id, organization_id, property_id, day) values ($1, $2, $3, $4::date)';

@@ -13,21 +13,23 @@ from analytics_events where ${IN_WINDOW}`;
 
 /**
  * Visits: a visitor's events with less than 30 minutes between one and the next; each visit with its
- * event count, length and the referring host of its first event.
+ * event count, length and the referring host of its first event. One sort (the window's), no ordered
+ * aggregate: the first event of a visit is the one row marked `starts`.
  */
 const VISITS = `with marked as (
   select id, visitor_id, occurred_at, referrer_host,
-    case when lag(occurred_at) over (partition by visitor_id order by occurred_at, id) is null
-      or occurred_at - lag(occurred_at) over (partition by visitor_id order by occurred_at, id) > interval '30 minutes'
+    case when lag(occurred_at) over w is null or occurred_at - lag(occurred_at) over w > interval '30 minutes'
       then 1 else 0 end as starts
   from analytics_events where ${IN_WINDOW} and visitor_id is not null
+  window w as (partition by visitor_id order by occurred_at, id)
 ), numbered as (
-  select *, sum(starts) over (partition by visitor_id order by occurred_at, id rows unbounded preceding) as visit
+  select visitor_id, occurred_at, referrer_host, starts,
+    sum(starts) over (partition by visitor_id order by occurred_at, id rows unbounded preceding) as visit
   from marked
 ), visits as (
   select visitor_id, visit, count(*) as events,
     extract(epoch from max(occurred_at) - min(occurred_at)) as seconds,
-    (array_agg(referrer_host order by occurred_at, id))[1] as entry_referrer
+    max(referrer_host) filter (where starts = 1) as entry_referrer
   from numbered group by visitor_id, visit
 )`;
 

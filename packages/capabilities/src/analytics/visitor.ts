@@ -5,7 +5,9 @@ import { selectSalt, upsertSalt } from './sql.js';
 
 /**
  * Visitor ids without cookies and without keeping an address: sha256 of the day's random salt, the
- * property, the client address and the user agent, cut to 16 bytes. The salt is shared by every
+ * property, the client address, the user agent and the local day (in the property's time zone) of the
+ * event, cut to 16 bytes. With the local day in it, one id never spans two days of the property, so
+ * the daily rollups' distinct visitors add up exactly. The salt is shared by every
  * gateway process through the database (the first to ask makes it) and deleted the day after, so an
  * id cannot be recomputed later and a visitor is not followed across days.
  */
@@ -15,10 +17,16 @@ export class VisitorIds {
 
   constructor(private readonly sql: SqlDatabase) {}
 
-  async of(propertyId: string, address: string, userAgent: string, now: Date): Promise<string> {
+  async of(
+    propertyId: string,
+    address: string,
+    userAgent: string,
+    eventDay: string,
+    now: Date,
+  ): Promise<string> {
     const salt = await this.#saltOf(now.toISOString().slice(0, 10));
     return createHash('sha256')
-      .update(`${salt}\u0000${propertyId}\u0000${address}\u0000${userAgent}`)
+      .update(`${salt}\u0000${propertyId}\u0000${address}\u0000${userAgent}\u0000${eventDay}`)
       .digest('hex')
       .slice(0, 32);
   }

@@ -1,63 +1,144 @@
+import type { DomainLog } from '../domain.js';
 import type { SqlDatabase } from '../sql.js';
-import { insertEventsText } from './sql.js';
+import { insertEventsText, insertStaleText } from './sql.js';
 
 /** One event row, values in EVENT_COLUMNS order. */
 export type EventRow = readonly unknown[];
+/** A day whose rollup an event sent late makes stale: id, organization, property, day (YYYY-MM-DD). */
+export type StaleMark = readonly [string, string, string, string];
 
 /** Rows per INSERT statement (14 parameters each, well under PostgreSQL's 65 535). */
 const ROWS_PER_STATEMENT = 500;
+/** Rows per transaction: a big backlog is written in a few commits, none of them long. */
+const ROWS_PER_TRANSACTION = 5000;
+/** Rows waiting at most (about 10 MB); beyond it ingestion answers 503 until the database catches up. */
+export const MAX_QUEUED_ROWS = 20_000;
+/** Wait before writing again after the database failed (it is down or restarting). */
+const RETRY_AFTER_FAILURE_MS = 1000;
 
-interface Waiting {
-  readonly rows: EventRow[];
-  readonly done: () => void;
-  readonly failed: (error: unknown) => void;
+/** SQLSTATE class 23: a row the database refuses (its property was deleted meanwhile), not an outage. */
+function refusedRow(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('23');
 }
 
 /**
- * Group commit for ingestion: requests add their rows and wait; the writer takes everything that is
- * waiting and writes it in one transaction of multi-row INSERTs, then answers those requests at once.
- * No timer: while one batch commits the next one gathers, so the busier it gets the bigger the batches
- * and the fewer the commits. A request is answered 202 only after its events are committed, so an
- * accepted event survives a crash of the process.
+ * Group commit for ingestion, off the request's path: a request hands its rows over and is answered
+ * 202 at once; the writer takes everything that is waiting and writes it in one transaction of
+ * multi-row INSERTs. No timer: while one batch commits the next one gathers, so the busier it gets the
+ * bigger the batches and the fewer the commits, and a request never waits for the database (with a
+ * commit per request, or a wait for the group's commit, throughput is connections ÷ commit latency).
+ * The price, chosen deliberately (docs/analytics.md): events accepted in the last moments before a crash
+ * of the process are lost; a graceful stop writes everything first (`drain`). When the database is down
+ * the rows wait (up to MAX_QUEUED_ROWS, then `accept` refuses) and are written once it is back; a row
+ * the database refuses is dropped alone, not with its batch.
  */
 export class EventWriter {
-  #waiting: Waiting[] = [];
+  #queue: EventRow[] = [];
+  #marks: StaleMark[] = [];
   #running: Promise<void> | undefined;
+  #stopping = false;
 
-  constructor(private readonly sql: SqlDatabase) {}
+  constructor(
+    private readonly sql: SqlDatabase,
+    private readonly log: DomainLog,
+    private readonly maxQueued = MAX_QUEUED_ROWS,
+  ) {}
 
-  /** Resolves once `rows` are committed. */
-  write(rows: EventRow[]): Promise<void> {
-    return new Promise((done, failed) => {
-      this.#waiting.push({ rows, done, failed });
-      this.#running ??= this.#run();
-    });
+  /**
+   * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when
+   * the queue is full.
+   */
+  accept(rows: readonly EventRow[], marks: readonly StaleMark[] = []): boolean {
+    if (this.#queue.length + rows.length > this.maxQueued) return false;
+    for (const row of rows) this.#queue.push(row);
+    for (const mark of marks) this.#marks.push(mark);
+    this.#running ??= this.#run();
+    return true;
   }
 
-  /** Resolves when everything waiting now is written (the gateway's stop calls it). */
+  /** Rows accepted and not yet committed. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Resolves once every accepted row is written (the gateway's stop calls it); after it, a failure is
+   * not retried (the process is ending) but logged with the number of events lost.
+   */
   async drain(): Promise<void> {
-    await this.#running;
+    this.#stopping = true;
+    while (this.#running !== undefined) await this.#running;
   }
 
   async #run(): Promise<void> {
     // Let the requests of this turn of the event loop join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.#waiting.length > 0) {
-      const batch = this.#waiting;
-      this.#waiting = [];
-      const rows = batch.flatMap((request) => request.rows);
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, ROWS_PER_TRANSACTION);
+      // Marks go with the last of the rows queued with them (never before their events are committed).
+      const marks = this.#queue.length === 0 ? this.#marks.splice(0) : [];
       try {
-        await this.sql.transaction(async (sql) => {
-          for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-            const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
-            await sql.query(insertEventsText(chunk.length), chunk.flat());
-          }
-        });
-        for (const request of batch) request.done();
+        await this.#insert(batch, marks);
       } catch (error) {
-        for (const request of batch) request.failed(error);
+        if (refusedRow(error)) await this.#insertOneByOne(batch, marks);
+        else if (this.#stopping) {
+          const lost = batch.length + this.#queue.length;
+          this.log.error({ err: error, lost_events: lost }, 'event write failed');
+          this.#queue = [];
+          this.#marks = [];
+        } else {
+          const queued = batch.length + this.#queue.length;
+          this.log.warn({ err: error, queued_events: queued }, 'event write failed');
+          this.#requeue(batch, marks);
+          await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
+        }
       }
     }
     this.#running = undefined;
+  }
+
+  #requeue(rows: readonly EventRow[], marks: readonly StaleMark[]): void {
+    this.#queue = rows.concat(this.#queue);
+    this.#marks = marks.concat(this.#marks);
+  }
+
+  #insert(rows: readonly EventRow[], marks: readonly StaleMark[]): Promise<void> {
+    return this.sql.transaction(async (sql) => {
+      for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+        const chunk = rows.slice(start, start + ROWS_PER_STATEMENT);
+        await sql.query(insertEventsText(chunk.length), chunk.flat());
+      }
+      // One mark per property and day is enough.
+      const days = new Map(marks.map((mark) => [`${mark[2]} ${mark[3]}`, mark]));
+      for (const mark of days.values()) await sql.query(insertStaleText, [...mark]);
+    });
+  }
+
+  /**
+   * A batch the database refused: each row on its own, so only the refused ones are dropped; then the
+   * marks (a mark of a property deleted meanwhile is dropped as well).
+   */
+  async #insertOneByOne(rows: readonly EventRow[], marks: readonly StaleMark[]): Promise<void> {
+    let dropped = 0;
+    for (let index = 0; index < rows.length; index += 1) {
+      try {
+        await this.#insert([rows[index] as EventRow], []);
+      } catch (error) {
+        if (!refusedRow(error)) {
+          // An outage meanwhile: the rest waits for the next attempt.
+          this.#requeue(rows.slice(index), marks);
+          await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
+          return;
+        }
+        dropped += 1;
+      }
+    }
+    if (dropped > 0) this.log.warn({ dropped_events: dropped }, 'events refused by the database');
+    for (const mark of marks) {
+      await this.#insert([], [mark]).catch((error: unknown) => {
+        if (!refusedRow(error)) this.#marks.push(mark);
+      });
+    }
   }
 }

@@ -82,6 +82,9 @@ function convertHandler(contract: CapabilityContract, from: string, to: string) 
         terms: null,
         shipping_address: source.shipping_address,
         tax_treatment: source.tax_treatment as TaxTreatment,
+        // A conversion keeps the source's rate; finalize may still set or replace it.
+        vat_accounting_currency: source.vat_accounting_currency,
+        exchange_rate: source.exchange_rate === null ? null : Number(source.exchange_rate),
         document_discounts: source.document_discounts,
       };
       const { id } = await insertDraft(

@@ -48,6 +48,8 @@ export interface CreateDraftInput {
   currency?: string;
   shipping_address?: Record<string, unknown>;
   tax_treatment?: TaxTreatment;
+  vat_accounting_currency?: string;
+  exchange_rate?: number | null;
   document_discounts?: { amount: number; tax_percent?: number; reason?: string | null }[];
   corrects_document_id?: string | null;
 }
@@ -198,6 +200,11 @@ export const billingCreateDraftHandler = defineCapabilityHandler<CreateDraftInpu
       terms: input.terms ?? null,
       shipping_address: input.shipping_address ?? null,
       tax_treatment: taxTreatment,
+      vat_accounting_currency:
+        input.vat_accounting_currency === undefined
+          ? null
+          : currencyCode(input.vat_accounting_currency, '/params/vat_accounting_currency'),
+      exchange_rate: input.exchange_rate ?? null,
       document_discounts: input.document_discounts ?? [],
     };
     const { id, totals } = await insertDraft(ctx, draft, lines);

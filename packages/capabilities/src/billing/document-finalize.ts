@@ -14,6 +14,7 @@ import {
   selectDefaultBankAccount,
   selectProfile,
 } from './sql-settings.js';
+import { vatAccountingAtFinalize } from './vat-accounting.js';
 
 function bankSnapshot(row: BankAccountRow | undefined): BankAccountSnapshot | null {
   if (row === undefined) return null;
@@ -83,7 +84,10 @@ async function settleCredit(
  * queue on it and a rolled-back one returns its number, so numbers are unique and gap-free. The issuer
  * and bank account are copied from the profile now and, with lines and totals, never change again.
  */
-export const billingDocumentFinalizeHandler = defineCapabilityHandler<{ document_id: string }, unknown>({
+export const billingDocumentFinalizeHandler = defineCapabilityHandler<
+  { document_id: string; exchange_rate?: number },
+  unknown
+>({
   contract: billingContract('billing.document.finalize'),
   async handle(input, ctx) {
     const org = ctx.organizationId;
@@ -96,6 +100,8 @@ export const billingDocumentFinalizeHandler = defineCapabilityHandler<{ document
         `Document ${document.id} is already ${document.status}${document.number ? ` as ${document.number}` : ''}; only a draft is finalized.`,
       );
     }
+    // Before a number is taken: a refusal here must not use one up (the transaction rolls back anyway).
+    const accounting = vatAccountingAtFinalize(document, input.exchange_rate);
     const profile =
       document.profile_id === null
         ? undefined
@@ -140,6 +146,9 @@ export const billingDocumentFinalizeHandler = defineCapabilityHandler<{ document
         JSON.stringify(bankSnapshot(bank)),
         balance,
         ctx.now,
+        accounting.currency,
+        accounting.rate,
+        accounting.taxTotal,
       ])
     ).rows[0] as BillingDocumentRow;
     if (settlesInvoice) await settleCredit(ctx.sql, org, issued, ctx.now);

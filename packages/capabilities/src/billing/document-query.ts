@@ -1,7 +1,7 @@
 import type { CapabilityContract } from '@agw/contracts';
 import { defineCapabilityHandler } from '../define.js';
 import { searchQuery } from '../text-search.js';
-import { billingContract, documentRecord, page, paging } from './common.js';
+import { billingContract, documentRecord, page, paging, utcDate } from './common.js';
 import type { BillingDocumentRow } from './records.js';
 import { DOCUMENT_COLUMNS } from './sql.js';
 
@@ -26,12 +26,20 @@ const OPEN_FILTERS = {
 } as const;
 
 /**
+ * The spec's one `status` filter list mixes document statuses with payment statuses. These values are
+ * a document's `payment_status` and filter that column; `paid` is both and filters `status` (an
+ * invoice is `paid` in both columns at once). Nothing is ever `refunded` yet (no refunds), so that
+ * filter answers an empty page rather than a refusal: the value is valid, no document has it.
+ */
+const PAYMENT_STATUS_FILTERS: readonly string[] = ['unpaid', 'partial', 'refunded', 'not_applicable'];
+
+/**
  * The query text of one sort and open filter. Every filter is a parameter that may be null, so the
  * statement is left unnamed: PostgreSQL then plans it with the values bound (a generic plan of a named
  * one cannot tell which filters are null and scanned 100 000 rows). The sort ends on id, so paging is
  * stable, and keeps PostgreSQL's default null order (nulls last ascending, first descending) so the
  * `(organization_id, <sort column>, id)` indexes serve it in both directions.
- * $1 organization, $2 type, $3 status, $4 date from, $5 date to, $6 tsquery text, $7 limit, $8 offset.
+ * Parameters: documentQueryValues.
  */
 export function documentQueryText(
   sortBy: string,
@@ -39,6 +47,8 @@ export function documentQueryText(
   openFilter: keyof typeof OPEN_FILTERS,
 ): string {
   const direction = ascending ? 'asc' : 'desc';
+  // Overdue ($10 = today) is computed, never stored: an issued invoice with money owed whose due date
+  // (its date when it has none, as billing.reminder.create reads it) is before today.
   return `select ${DOCUMENT_COLUMNS} from billing_documents
 where organization_id = $1
   and ($2::text is null or document_type = $2)
@@ -46,9 +56,40 @@ where organization_id = $1
   and ($4::date is null or document_date >= $4)
   and ($5::date is null or document_date <= $5)
   and ($6::text is null or search_vector @@ to_tsquery('simple'::regconfig, $6))
+  and ($9::text is null or payment_status = $9)
+  and ($10::date is null or (payment_status in ('unpaid', 'partial')
+    and status in ('open', 'sent', 'partially_paid') and balance > 0
+    and coalesce(due_date, document_date) < $10))
   and ${OPEN_FILTERS[openFilter]}
 order by billing_documents.${sortBy} ${direction}, billing_documents.id ${direction}
 limit $7 offset $8`;
+}
+
+/**
+ * The values of documentQueryText's parameters: $1 organization, $2 type, $3 status, $4 date from,
+ * $5 date to, $6 tsquery text, $7 limit, $8 offset, $9 payment status, $10 today when the filter is
+ * `overdue` (`YYYY-MM-DD` of the gateway's clock, UTC).
+ */
+export function documentQueryValues(
+  organizationId: string,
+  input: DocumentQueryInput,
+  today: string,
+): unknown[] {
+  const { limit, offset } = paging(input);
+  const status = input.status ?? null;
+  const isPaymentStatus = status !== null && PAYMENT_STATUS_FILTERS.includes(status);
+  return [
+    organizationId,
+    input.document_type ?? null,
+    status === null || isPaymentStatus || status === 'overdue' ? null : status,
+    input.date_from ?? null,
+    input.date_to ?? null,
+    searchQuery(input.search),
+    limit,
+    offset,
+    isPaymentStatus ? status : null,
+    status === 'overdue' ? today : null,
+  ];
 }
 
 function documentQueryHandler(contract: CapabilityContract) {
@@ -61,16 +102,7 @@ function documentQueryHandler(contract: CapabilityContract) {
       const openFilter = input.open_filter ?? 'all';
       const { rows } = await ctx.sql.query<BillingDocumentRow>(
         documentQueryText(sortBy, ascending, openFilter),
-        [
-          ctx.organizationId,
-          input.document_type ?? null,
-          input.status ?? null,
-          input.date_from ?? null,
-          input.date_to ?? null,
-          searchQuery(input.search),
-          limit,
-          offset,
-        ],
+        documentQueryValues(ctx.organizationId, input, utcDate(ctx.now)),
       );
       return page(rows.map(documentRecord), limit, offset);
     },

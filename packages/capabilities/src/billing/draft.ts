@@ -46,6 +46,8 @@ export interface DraftDocument {
   readonly terms: string | null;
   readonly shipping_address: Record<string, unknown> | null;
   readonly tax_treatment: TaxTreatment;
+  readonly vat_accounting_currency: string | null;
+  readonly exchange_rate: number | null;
   readonly document_discounts: readonly {
     amount: number | string;
     tax_percent?: number | string;
@@ -146,6 +148,8 @@ export async function insertDraft(
     reverse_charge_tax_total: totals.reverse_charge_tax_total,
     total: totals.total,
     balance: totals.total,
+    vat_accounting_currency: draft.vat_accounting_currency,
+    exchange_rate: draft.exchange_rate === null ? null : String(draft.exchange_rate),
     created_at: ctx.now,
     updated_at: ctx.now,
   };

@@ -274,5 +274,28 @@ export const billingRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
   TABLES,
 );
 
+/**
+ * The VAT total in the VAT accounting currency (EN 16931 BT-6, BT-111) of a document in another
+ * currency: the currency (EUR unless named), the exchange rate (units of it per one unit of the
+ * document currency) given at create_draft or finalize, and the VAT total converted at finalize.
+ */
+export const billingVatAccountingCurrency: DomainMigration = {
+  name: '20261127100000_billing_vat_accounting_currency',
+  up: [
+    'alter table billing_documents add column vat_accounting_currency text',
+    'alter table billing_documents add column exchange_rate numeric',
+    'alter table billing_documents add column tax_total_accounting numeric',
+  ],
+  down: [
+    'alter table billing_documents drop column tax_total_accounting',
+    'alter table billing_documents drop column exchange_rate',
+    'alter table billing_documents drop column vat_accounting_currency',
+  ],
+};
+
 /** The billing domain's migrations, oldest first. */
-export const billingMigrations: readonly DomainMigration[] = [createBillingTables, billingRowLevelSecurity];
+export const billingMigrations: readonly DomainMigration[] = [
+  createBillingTables,
+  billingRowLevelSecurity,
+  billingVatAccountingCurrency,
+];

@@ -1,3 +1,4 @@
+import type { TaxCategory } from './totals.js';
 /**
  * Billing rows as the SQL port returns them: numerics as strings (exact), dates as `YYYY-MM-DD`
  * strings, timestamps as Date, jsonb parsed. These are the stable shapes other code (the einvoice
@@ -59,7 +60,7 @@ export interface BankAccountSnapshot {
 
 /** One row of the EN 16931 VAT breakdown (BG-23) as frozen on the document. */
 export interface TaxBreakdownRow {
-  readonly category: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G';
+  readonly category: TaxCategory;
   readonly percent: string;
   readonly taxable_amount: string;
   readonly tax_amount: string;
@@ -126,6 +127,12 @@ export interface BillingDocumentRow {
   readonly paid_at: Date | null;
   readonly voided_at: Date | null;
   readonly sent_at: Date | null;
+  /** BT-6: the VAT accounting currency, when the document is in another currency and states it. */
+  readonly vat_accounting_currency: string | null;
+  /** Units of the VAT accounting currency per one unit of the document currency. */
+  readonly exchange_rate: string | null;
+  /** BT-111: the VAT total in the VAT accounting currency (set at finalize). */
+  readonly tax_total_accounting: string | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -149,7 +156,7 @@ export interface BillingLineRow {
   readonly tax_name: string | null;
   /** The rate as given on the line (the notional rate under reverse charge). */
   readonly tax_percent: string;
-  readonly tax_category: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G';
+  readonly tax_category: TaxCategory;
   readonly tax_amount: string;
 }
 

@@ -12,7 +12,8 @@ export const DOCUMENT_COLUMNS = `id, organization_id, installation_id, document_
   discount_total::text as discount_total, net_total::text as net_total, tax_total::text as tax_total,
   reverse_charge_tax_total::text as reverse_charge_tax_total, total::text as total,
   paid_total::text as paid_total, credited_total::text as credited_total, balance::text as balance,
-  issued_at, paid_at, voided_at, sent_at, created_at, updated_at`;
+  vat_accounting_currency, exchange_rate::text as exchange_rate,
+  tax_total_accounting::text as tax_total_accounting, issued_at, paid_at, voided_at, sent_at, created_at, updated_at`;
 
 const LINE_COLUMNS = `id, document_id, position, item_id, item_name, sku, description, unit,
   quantity::text as quantity, unit_price::text as unit_price, discount_amount::text as discount_amount,
@@ -104,6 +105,8 @@ const INSERT_DOCUMENT_COLUMNS = [
   'reverse_charge_tax_total',
   'total',
   'balance',
+  'vat_accounting_currency',
+  'exchange_rate',
   'created_at',
   'updated_at',
 ] as const;
@@ -140,12 +143,14 @@ order by created_at limit 1`,
 
 /**
  * Issues a draft. $1 organization, $2 id, $3 number, $4 sequence, $5 status, $6 payment status,
- * $7 issuer, $8 bank account, $9 balance, $10 now.
+ * $7 issuer, $8 bank account, $9 balance, $10 now, $11 VAT accounting currency, $12 exchange rate,
+ * $13 VAT total in the accounting currency (the last three null for a document in that currency).
  */
 export const issueDocument: SqlStatement = {
   name: 'billing.document.issue',
   text: `update billing_documents set number = $3, number_sequence = $4, status = $5, payment_status = $6,
-  issuer = $7::jsonb, bank_account = $8::jsonb, balance = $9, issued_at = $10, updated_at = $10
+  issuer = $7::jsonb, bank_account = $8::jsonb, balance = $9, issued_at = $10, updated_at = $10,
+  vat_accounting_currency = $11, exchange_rate = $12, tax_total_accounting = $13
 where organization_id = $1 and id = $2 and status = 'draft'
 returning ${DOCUMENT_COLUMNS}`,
 };

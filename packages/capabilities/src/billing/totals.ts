@@ -14,7 +14,8 @@ import { minorUnits, money, roundTo } from './money.js';
  *   total (BT-112) = net_total + tax_total.
  *
  * Tax treatment picks the category: domestic (S, or Z for a 0 % line), zero_rated (Z), exempt (E),
- * reverse_charge (AE), intra_community_supply (K), export (G). Outside `domestic` the VAT is 0; under
+ * reverse_charge (AE), intra_community_supply (K), export (G), not_subject_to_vat (O: outside the scope
+ * of VAT, e.g. a service whose place of supply is abroad; every line is O). Outside `domestic` the VAT is 0; under
  * reverse charge the VAT the buyer self-assesses (lines' rates applied per rate group) is reported as
  * `reverse_charge_tax_total` and not added to the total.
  */
@@ -26,6 +27,7 @@ export const TAX_TREATMENTS = [
   'reverse_charge',
   'intra_community_supply',
   'export',
+  'not_subject_to_vat',
 ] as const;
 export type TaxTreatment = (typeof TAX_TREATMENTS)[number];
 
@@ -36,10 +38,11 @@ export const TAX_TREATMENT_LABELS: Readonly<Record<TaxTreatment, string>> = {
   reverse_charge: 'Reverse charge: VAT is payable by the recipient',
   intra_community_supply: 'VAT-exempt intra-community supply',
   export: 'VAT-exempt export outside the EU',
+  not_subject_to_vat: 'Not subject to VAT (outside the scope of VAT)',
 };
 
 /** EN 16931 VAT category codes (UNCL5305). */
-export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G';
+export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O';
 
 export interface TotalsLine {
   readonly quantity: number | string;
@@ -104,6 +107,7 @@ const EXEMPTION_REASONS: Readonly<Record<TaxCategory, string | null>> = {
   AE: 'Reverse charge',
   K: 'Intra-community supply',
   G: 'Export outside the EU',
+  O: 'Not subject to VAT',
 };
 
 function categoryOf(treatment: TaxTreatment, percent: Decimal): TaxCategory {
@@ -120,6 +124,8 @@ function categoryOf(treatment: TaxTreatment, percent: Decimal): TaxCategory {
       return 'K';
     case 'export':
       return 'G';
+    case 'not_subject_to_vat':
+      return 'O';
   }
 }
 

@@ -1,7 +1,8 @@
-import { DateTime } from 'luxon';
+import { DateTime, Info } from 'luxon';
 import type { BookingRow } from './bookings.js';
 import type { EventTypeRow } from './event-types.js';
 import { type Locale, TEXT } from './messages.js';
+import { PICKER_SCRIPT } from './picker-script.js';
 import type { Slot } from './slots.js';
 
 /** Escapes text for HTML content and attribute values. */
@@ -19,12 +20,22 @@ legend{font-weight:600;padding:0 .25rem}.times{display:flex;flex-wrap:wrap;gap:.
 .times label{display:inline-block;min-width:5.5rem;text-align:center;padding:.6rem .8rem;border:1px solid #0b5394;
 border-radius:.4rem;color:#0b5394;background:#fff;cursor:pointer}
 .times input:checked+label{background:#0b5394;color:#fff}
-.times input:focus-visible+label,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #e69138;outline-offset:2px}
+.times input:focus-visible+label,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,a:focus-visible{outline:3px solid #b45309;outline-offset:2px}
 label.field{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input[type=text],input[type=email],input[type=tel],select,textarea{width:100%;padding:.6rem;border:1px solid #767676;border-radius:.4rem;font:inherit;background:#fff}
 button{font:inherit;padding:.7rem 1.4rem;border:0;border-radius:.4rem;background:#0b5394;color:#fff;cursor:pointer;margin-top:1rem}
 .tz{display:flex;gap:.5rem;align-items:end;flex-wrap:wrap}.tz div{flex:1 1 14rem}.tz button{margin:0}
-.error{border-left:4px solid #b00020;background:#fdecee;padding:.5rem .75rem}a{color:#0b5394}`;
+.error{border-left:4px solid #b00020;background:#fdecee;padding:.5rem .75rem}a{color:#0b5394}
+[hidden]{display:none!important}button:disabled{background:#767676;color:#fff;cursor:default}
+.month-head{display:flex;align-items:center;justify-content:space-between;gap:.5rem}
+.month-head h3{margin:0;font-size:1.1rem}.month-head button{margin:0;padding:.4rem .9rem;font-size:1.2rem}
+.month{width:100%;border-collapse:collapse;table-layout:fixed;margin:.5rem 0}
+.month th{font-size:.85rem;font-weight:600;color:#444;padding:.25rem 0}.month td{padding:2px}
+.month abbr{text-decoration:none}
+.month button{width:100%;min-height:2.75rem;margin:0;padding:0;border:1px solid #f6f6f4;border-radius:.4rem;background:#f6f6f4;color:#595959}
+.month button.free{background:#fff;color:#0b5394;border-color:#0b5394;font-weight:700}
+.month button[aria-pressed=true]{background:#0b5394;color:#fff}.month button[aria-disabled=true]{cursor:default}
+.status{color:#444;min-height:1.5em;margin:.25rem 0}`;
 
 /** Everything the booking page shows. */
 export interface PageModel {
@@ -39,6 +50,8 @@ export interface PageModel {
   readonly eventType: EventTypeRow;
   readonly slots: readonly Slot[];
   readonly nextFrom: string | null;
+  /** The end of the link's booking window (ISO): the month grid goes no further. */
+  readonly until: string;
   readonly phoneRequired: boolean;
   readonly error?: string;
   readonly values?: Readonly<Record<string, string>>;
@@ -51,11 +64,35 @@ function layout(locale: Locale, title: string, nonce: string, body: string, scri
 <body><main>${body}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
-// Progressive: without JavaScript the page shows the calendar's zone and the zone form works; with it,
-// the visitor's own zone is picked once (unless they chose one) and a form cannot be sent twice.
-const SCRIPT = `(function(){var u=new URL(location.href);if(!u.searchParams.has('tz')){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;
-if(z&&z!==document.documentElement.dataset.tz){u.searchParams.set('tz',z);location.replace(u.toString());return;}}catch(e){}}
-var f=document.getElementById('book');if(f)f.addEventListener('submit',function(){var b=f.querySelector('button[type=submit]');if(b){b.disabled=true;}});})();`;
+/**
+ * The month grid's frame, hidden until the page's script fills it from the link's JSON API (without
+ * JavaScript the day list after it is the page). Weeks start on Monday.
+ */
+function picker(model: PageModel): string {
+  const text = TEXT[model.locale];
+  const short = Info.weekdays('short', { locale: model.locale });
+  const long = Info.weekdays('long', { locale: model.locale });
+  const head = short
+    .map(
+      (name, day) =>
+        `<th scope="col"><abbr title="${escapeHtml(long[day] ?? name)}">${escapeHtml(name)}</abbr></th>`,
+    )
+    .join('');
+  const texts = {
+    freeOne: text.freeOne,
+    freeMany: text.freeMany,
+    noneFree: text.noneFree,
+    monthEmpty: text.monthEmpty,
+    pickDay: text.pickDay,
+    loading: text.loading,
+    loadFailed: text.loadFailed,
+  };
+  return `<div id="picker" hidden data-path="${escapeHtml(model.path)}" data-until="${escapeHtml(model.until)}" data-texts="${escapeHtml(JSON.stringify(texts))}">
+<div class="month-head"><button type="button" id="prev-month" aria-label="${text.prevMonth}">‹</button><h3 id="month-label" aria-live="polite"></h3><button type="button" id="next-month" aria-label="${text.nextMonth}">›</button></div>
+<table class="month" aria-labelledby="month-label"><thead><tr>${head}</tr></thead><tbody></tbody></table>
+<p id="picker-status" class="status" role="status"></p>
+<fieldset class="day"><legend id="day-label"></legend><div id="day-times" class="times"></div></fieldset></div>`;
+}
 
 /** The booking page: title, intro, organizer, zone picker, free slots by day, the form. */
 export function renderBookingPage(model: PageModel, nonce: string): string {
@@ -113,13 +150,14 @@ ${model.error ? `<p class="error" role="alert">${escapeHtml(model.error)}</p>` :
 <input type="hidden" name="timezone" value="${escapeHtml(model.zone)}">
 <input type="hidden" name="event_type_id" value="${escapeHtml(model.eventType.id)}">
 <h2>${text.pick}</h2>
-${dayBlocks || `<p>${text.noSlots}</p>`}${later}
+${picker(model)}
+<div id="slot-list">${dayBlocks || `<p>${text.noSlots}</p>`}${later}</div>
 ${field('name', text.name, 'text', 'required maxlength="160" autocomplete="name"')}
 ${field('email', text.email, 'email', 'required maxlength="320" autocomplete="email"')}
 ${model.phoneRequired ? field('phone', text.phone, 'tel', 'required maxlength="40" autocomplete="tel"') : ''}
 <label class="field" for="note">${text.note}</label><textarea id="note" name="note" rows="3" maxlength="2000">${escapeHtml(values.note ?? '')}</textarea>
 <button type="submit">${text.book}</button></form>`;
-  return layout(model.locale, model.title, nonce, body, SCRIPT).replace(
+  return layout(model.locale, model.title, nonce, body, PICKER_SCRIPT).replace(
     `<html lang="${model.locale}">`,
     `<html lang="${model.locale}" data-tz="${escapeHtml(model.zone)}">`,
   );

@@ -51,12 +51,25 @@ function html(status: number, body: string, nonce: string): Answer {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
       // The secret is in the path: never hand it to another site (same-origin still sends Origin).
+      // connect-src 'self': the page's script reads the link's own /slots.
       'referrer-policy': 'same-origin',
-      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       'x-robots-tag': 'noindex',
     },
     body,
   };
+}
+
+/** The fields of the page's booking form, given back to a visitor whose booking was refused. */
+const FORM_FIELDS = ['start', 'name', 'email', 'phone', 'note', 'timezone', 'event_type_id'] as const;
+
+/**
+ * What the form starts with: a secret link's recipient (the link was sent to them, so the page may
+ * greet them). A public link's page is anyone's: it never shows whom the link was made for.
+ */
+function recipientOf(open: OpenLink): Record<string, string> {
+  if (open.link.access_mode !== 'secret' || !open.link.recipient_email) return {};
+  return { email: open.link.recipient_email, name: open.link.recipient_name ?? '' };
 }
 
 function visitorLocale(request: PublicRequest): Locale {
@@ -119,7 +132,15 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     });
   };
 
-  const page = async (request: PublicRequest, secret: string | undefined): Promise<Answer> => {
+  /**
+   * The booking page. `refused` re-renders it after a refused form post: the visitor's own answers
+   * back in the form, and the reason.
+   */
+  const page = async (
+    request: PublicRequest,
+    secret: string | undefined,
+    refused?: { readonly values: Readonly<Record<string, string>>; readonly error: string },
+  ): Promise<Answer> => {
     const nonce = randomBytes(16).toString('base64');
     const slug = request.params.slug as string;
     const rendered = await withLink(slug, secret, async (open, sql) => {
@@ -130,14 +151,8 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
       const now = host.clock.now();
       const fromText = request.query.get('from');
       const from = fromText && !Number.isNaN(Date.parse(fromText)) ? new Date(fromText) : now;
-      const page = await linkSlots(
-        sql,
-        open,
-        type,
-        from,
-        new Date(now.getTime() + open.link.booking_window_days * DAY_MS),
-        now,
-      );
+      const until = new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
+      const page = await linkSlots(sql, open, type, from, until, now);
       const last = page.slots.at(-1);
       return renderBookingPage(
         {
@@ -152,10 +167,10 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
           eventType: type,
           slots: page.slots,
           nextFrom: page.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
+          until: until.toISOString(),
           phoneRequired: open.link.phone_required,
-          values: open.link.recipient_email
-            ? { email: open.link.recipient_email, name: open.link.recipient_name ?? '' }
-            : {},
+          values: refused?.values ?? recipientOf(open),
+          ...(refused ? { error: refused.error } : {}),
         },
         nonce,
       );
@@ -313,21 +328,18 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     if (isForm) {
       // Back to the page with the visitor's answers and the reason (a gone link shows the plain 404 page).
       if (result.kind === 'gone') return html(404, renderUnavailable(locale, nonce), nonce);
+      const values = Object.fromEntries(
+        FORM_FIELDS.map((name) => [name, typeof fields[name] === 'string' ? fields[name] : '']),
+      );
       const again = await page(
         {
           ...request,
-          query: new URLSearchParams({
-            tz: String(fields.timezone ?? ''),
-            type: String(fields.event_type_id ?? ''),
-          }),
+          query: new URLSearchParams({ tz: values.timezone ?? '', type: values.event_type_id ?? '' }),
         },
         secret,
+        { values, error: refusal[2] },
       );
-      const body = String(again.body).replace(
-        '<form method="get"',
-        `<p class="error" role="alert">${refusal[2].replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p><form method="get"`,
-      );
-      return { ...again, status: refusal[0], body };
+      return { ...again, status: again.status === 200 ? refusal[0] : again.status };
     }
     return problem(refusal[0], refusal[1], refusal[2], request.requestId);
   };

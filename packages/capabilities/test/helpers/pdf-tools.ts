@@ -21,6 +21,21 @@ export function pdfToolsMissing(): string | undefined {
   return undefined;
 }
 
+/**
+ * The reason to skip the PDF checks here, or undefined when the tools are present. In CI
+ * (`process.env.CI` set) the test setup installs them, so a missing tool throws instead: a CI run
+ * must never pass with its PDF checks silently skipped.
+ */
+export function pdfChecksSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const missing = pdfToolsMissing();
+  if (missing !== undefined && env.CI) {
+    throw new Error(
+      `The PDF checks cannot run in CI: ${missing}. Install Debian's qpdf and poppler-utils (scripts/ensure-test-tools.mjs does as root).`,
+    );
+  }
+  return missing;
+}
+
 /** Runs `tool` with `args(file)` on `bytes` written to a temporary file; answers its stdout. */
 export async function onPdf(bytes: Buffer, tool: string, args: (file: string) => string[]): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'agw-pdf-'));

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
-import { MoneyAmount, Percent, Quantity } from '../schemas/numbers.js';
+import { DECIMAL_6_FORMAT, MoneyAmount, Percent, Quantity } from '../schemas/numbers.js';
 import { Closed, Currency, DateString, FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
 import { DeliveryRecord } from './billing-delivery.js';
 import {
@@ -74,7 +74,24 @@ export const billingConvertOrderToInvoice = convertCapability(
   ['billing', 'document', 'convert', 'sales_order', 'invoice'],
 );
 
-/** How a document is taxed (the EN 16931 VAT category follows from it). */
+/**
+ * The value of one unit of the document currency in the VAT accounting currency (e.g. 1 USD = 0.92 EUR
+ * → 0.92), for the VAT total in that currency (EN 16931 BT-111) of a foreign-currency document.
+ */
+export const ExchangeRate = () =>
+  Type.Number({
+    exclusiveMinimum: 0,
+    maximum: 1_000_000,
+    format: DECIMAL_6_FORMAT,
+    description:
+      'Value of 1 unit of the document currency in the VAT accounting currency (1 USD = 0.92 EUR → 0.92); required to finalize a foreign-currency document with VAT.',
+  });
+
+/**
+ * How a document is taxed (the EN 16931 VAT category follows from it): domestic S (Z at 0 %),
+ * zero_rated Z, exempt E, reverse_charge AE, intra_community_supply K, export G, not_subject_to_vat O
+ * (outside the scope of VAT, e.g. a service taxed where the buyer is; states no VAT ids).
+ */
 export const TAX_TREATMENTS = [
   'domestic',
   'zero_rated',
@@ -82,6 +99,7 @@ export const TAX_TREATMENTS = [
   'reverse_charge',
   'intra_community_supply',
   'export',
+  'not_subject_to_vat',
 ] as const;
 
 const DraftLine = () =>
@@ -140,6 +158,10 @@ export const billingCreateDraft = defineCapability({
     // document-level discounts (EN 16931 BG-20, each on one VAT rate) and the invoice a credit note
     // corrects.
     tax_treatment: Type.Optional(OneOf(TAX_TREATMENTS)),
+    // The VAT total in the VAT accounting currency (BT-6, BT-111) of a document in another currency:
+    // the currency (EUR when left out) and the rate; finalize may give or replace the rate and freezes it.
+    vat_accounting_currency: Type.Optional(Currency()),
+    exchange_rate: Type.Optional(Nullable(ExchangeRate())),
     document_discounts: Type.Optional(
       Type.Array(
         Input({

@@ -3,6 +3,7 @@ import { DisplayText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent } from '../schemas/numbers.js';
 import { Currency, DateString, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { E_INVOICE_FORMATS } from './billing-delivery.js';
+import { ExchangeRate } from './billing-documents.js';
 import { DocumentRecord, DocumentStatus, DocumentType, ItemType, ReminderRecord } from './billing-records.js';
 import { Input, NullableString, NullableText1000, OneOf, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
@@ -165,7 +166,12 @@ export const billingDocumentFinalize = defineCapability({
   cost_credits: '0.10',
   mutating: true,
   dry_run: 'supported',
-  input_schema: Input({ document_id: Uuid() }),
+  input_schema: Input({
+    document_id: Uuid(),
+    // Beyond the spec: the rate for the VAT total in EUR (BT-111) of a foreign-currency document with
+    // VAT, given or replaced here and frozen with the document (else the draft's rate applies).
+    exchange_rate: Type.Optional(ExchangeRate()),
+  }),
   output_schema: Output({
     document: DocumentRecord(),
     number: Type.String(),

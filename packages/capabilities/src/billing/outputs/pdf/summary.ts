@@ -16,10 +16,24 @@ function totalRows(stored: StoredBillingDocument, locale: Locale): Row[] {
     rows.push([labels.documentDiscount, `-${amount(document.discount_total)}`]);
   rows.push([labels.netTotal, amount(document.net_total)]);
   for (const group of document.tax_breakdown) {
-    const rate = group.category === 'S' ? locale.percent(group.percent) : `${group.category} 0 %`;
+    const rate =
+      group.category === 'S'
+        ? locale.percent(group.percent)
+        : group.category === 'O'
+          ? labels.notSubjectToVat
+          : `${group.category} 0 %`;
     rows.push([labels.vatOf(rate, amount(group.taxable_amount)), amount(group.tax_amount)]);
   }
   rows.push([labels.total, amount(document.total), true]);
+  // BT-111: a foreign-currency document states its VAT in the accounting currency too, with the rate.
+  if (document.vat_accounting_currency !== null && document.tax_total_accounting !== null) {
+    const accounting = document.vat_accounting_currency;
+    const rate = `1 ${currency} = ${locale.number(document.exchange_rate ?? '0')} ${accounting}`;
+    rows.push([
+      labels.vatInAccounting(accounting, rate),
+      locale.money(document.tax_total_accounting, accounting),
+    ]);
+  }
   if (money(document.paid_total).gt(0)) {
     rows.push([labels.paid, `-${amount(document.paid_total)}`]);
     rows.push([labels.balance, amount(document.balance), true]);

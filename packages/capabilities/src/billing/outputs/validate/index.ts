@@ -1,11 +1,14 @@
 import { CapabilityError } from '../../../define.js';
 import type { ValidationReport } from '../rendering.js';
 import { checksOf, type EInvoiceKind, type RuleSet } from './profiles.js';
+import { withoutSaxonJsArtefacts } from './saxonjs-artefacts.js';
 import { runSchematron } from './schematron.js';
+import { warmUpEInvoiceValidation } from './warm-up.js';
 import { xsdErrors } from './xsd.js';
 
 export { detectEInvoiceKind, EINVOICE_KINDS, type EInvoiceKind, SCHEMATRON_NAMES } from './profiles.js';
 export { loadSchematron } from './schematron.js';
+export { warmUpEInvoiceValidation } from './warm-up.js';
 
 /** One finding of a validation: the rule (or `XSD`), its level after the scenario's overrides, where. */
 export interface ValidationFinding {
@@ -31,6 +34,8 @@ function levelOf(flag: string): ValidationFinding['level'] {
  * only the schema errors are reported.
  */
 export async function validateEInvoice(xml: string, kind: EInvoiceKind): Promise<ValidationReport> {
+  // Compiled once per process: the first document waits for the warm-up (usually done at start).
+  await warmUpEInvoiceValidation();
   const creditNote = /<(?:[A-Za-z0-9_-]+:)?CreditNote[\s>]/.test(xml.slice(0, 2000));
   const { ruleSets, levels } = checksOf(kind, creditNote);
   // xmllint-wasm runs in a worker thread: the schemas are checked while SaxonJS runs the rules here.
@@ -52,7 +57,7 @@ export async function validateEInvoice(xml: string, kind: EInvoiceKind): Promise
     if (found === undefined) break;
     ruleChecks.push([
       ruleSet,
-      found.map((finding) => ({
+      withoutSaxonJsArtefacts(found, xml).map((finding) => ({
         rule: finding.id,
         level: levels[finding.id] ?? levelOf(finding.flag),
         message: finding.text,

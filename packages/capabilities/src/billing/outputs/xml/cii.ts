@@ -12,9 +12,11 @@ import {
   EN16931_GUIDELINE_ID,
   exemption,
   lineNetTotal,
+  notSubjectToVat,
   payable,
   paymentTermsText,
   unitCode,
+  vatInAccountingCurrency,
 } from './facts.js';
 import { group, serialize, text, type XmlNode } from './writer.js';
 
@@ -45,12 +47,15 @@ interface Party {
     state?: string | null;
   };
   readonly endpoint: { id: string; scheme: string } | null;
+  /** BT-29 (seller identifier), where stated. */
+  readonly id?: string | null | undefined;
   readonly vatId: string | null | undefined;
 }
 
 function tradeParty(name: string, party: Party): XmlNode | null {
   const contact = party.contact;
   return group(name, [
+    text('ram:ID', party.id),
     text('ram:Name', party.name),
     contact
       ? group('ram:DefinedTradeContact', [
@@ -96,7 +101,9 @@ function agreement(source: EInvoiceSource): XmlNode | null {
         state: issuer.issuer_state,
       },
       endpoint: issuer.issuer_email ? { id: issuer.issuer_email, scheme: 'EM' } : null,
-      vatId: issuer.issuer_vat_id,
+      // Not subject to VAT: no VAT ids (BR-O-02); the seller's identifies it as BT-29 instead.
+      id: notSubjectToVat(source) ? issuer.issuer_vat_id : null,
+      vatId: notSubjectToVat(source) ? null : issuer.issuer_vat_id,
     }),
     tradeParty('ram:BuyerTradeParty', {
       name: party.legal_name ?? party.name ?? document.counterparty_name,
@@ -109,7 +116,7 @@ function agreement(source: EInvoiceSource): XmlNode | null {
         state: party.state,
       },
       endpoint: buyerEndpoint(source),
-      vatId: document.customer_tax_id ?? party.vat_id,
+      vatId: notSubjectToVat(source) ? null : (document.customer_tax_id ?? party.vat_id),
     }),
     group('ram:BuyerOrderReferencedDocument', [text('ram:IssuerAssignedID', document.order_reference)]),
   ]);
@@ -146,8 +153,10 @@ function settlement(source: EInvoiceSource): XmlNode | null {
   const currency = document.currency;
   const bank = document.bank_account;
   const { prepaid, payable: due } = payable(source);
+  const accounting = vatInAccountingCurrency(source);
   return group('ram:ApplicableHeaderTradeSettlement', [
     text('ram:PaymentReference', document.number),
+    text('ram:TaxCurrencyCode', accounting?.currency),
     text('ram:InvoiceCurrencyCode', currency),
     bank
       ? group('ram:SpecifiedTradeSettlementPaymentMeans', [
@@ -196,6 +205,9 @@ function settlement(source: EInvoiceSource): XmlNode | null {
         : null,
       text('ram:TaxBasisTotalAmount', amount(document.net_total, currency)),
       text('ram:TaxTotalAmount', amount(document.tax_total, currency), { currencyID: currency }),
+      accounting
+        ? text('ram:TaxTotalAmount', accounting.taxTotal, { currencyID: accounting.currency })
+        : null,
       text('ram:GrandTotalAmount', amount(document.total, currency)),
       Number(prepaid) !== 0 ? text('ram:TotalPrepaidAmount', prepaid) : null,
       text('ram:DuePayableAmount', due),

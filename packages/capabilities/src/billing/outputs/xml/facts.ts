@@ -17,6 +17,7 @@ const EXEMPTION_CODES: Readonly<Record<string, string>> = {
   AE: 'VATEX-EU-AE',
   K: 'VATEX-EU-IC',
   G: 'VATEX-EU-G',
+  O: 'VATEX-EU-O',
 };
 
 /** UN/ECE Recommendation 20 codes of the units people write on lines; anything else is C62 ("one"). */
@@ -78,9 +79,23 @@ export function decimal(value: string): string {
   return money(value).toFixed();
 }
 
-/** The VAT rate a category applies: the line's rate for S, 0 for every other category. */
-export function appliedPercent(category: string, percent: string): string {
+/**
+ * The VAT rate (BT-152, BT-96) a category applies: the line's rate for S, none at all for O (BR-O-05,
+ * BR-O-06: not subject to VAT has no rate), 0 for every other category. The breakdown (BT-119) states
+ * 0 for O all the same: XRechnung requires a rate there (BR-DE-14) and EN 16931 allows it.
+ */
+export function appliedPercent(category: string, percent: string): string | null {
+  if (category === 'O') return null;
   return category === 'S' ? decimal(percent) : '0';
+}
+
+/**
+ * True for a document not subject to VAT (category O). It states no VAT identifiers (BR-O-02: neither
+ * the seller's nor the buyer's); the seller's VAT id identifies the seller as BT-29 instead, which
+ * BR-CO-26 then finds (the profile has no register number to state as BT-30).
+ */
+export function notSubjectToVat(source: StoredBillingDocument): boolean {
+  return source.document.tax_breakdown.some((row) => row.category === 'O');
 }
 
 /** BT-120/BT-121 of a VAT breakdown row: the stated reason and its VATEX code where there is one. */
@@ -113,6 +128,21 @@ export function allowanceTotal(source: StoredBillingDocument): string {
       .toFixed(),
     document.currency,
   );
+}
+
+/**
+ * BT-6 and BT-111: the VAT accounting currency and the VAT total in it, when the document is in another
+ * currency and finalize froze a converted total; otherwise null (BT-6 absent).
+ */
+export function vatInAccountingCurrency(
+  source: StoredBillingDocument,
+): { currency: string; taxTotal: string } | null {
+  const { document } = source;
+  if (document.vat_accounting_currency === null || document.tax_total_accounting === null) return null;
+  return {
+    currency: document.vat_accounting_currency,
+    taxTotal: amount(document.tax_total_accounting, document.vat_accounting_currency),
+  };
 }
 
 /** BT-115: what is still to pay when the e-invoice is made (the total less what was paid before). */

@@ -12,9 +12,11 @@ import {
   type EInvoiceSource,
   exemption,
   lineNetTotal,
+  notSubjectToVat,
   payable,
   paymentTermsText,
   unitCode,
+  vatInAccountingCurrency,
   XRECHNUNG_CUSTOMIZATION_ID,
 } from './facts.js';
 import { group, serialize, text, type XmlNode } from './writer.js';
@@ -56,9 +58,11 @@ function partyTaxScheme(vatId: string | null | undefined): XmlNode | null {
 
 function seller(source: EInvoiceSource): XmlNode | null {
   const issuer = source.document.issuer;
+  const outsideVat = notSubjectToVat(source);
   return group('cac:AccountingSupplierParty', [
     group('cac:Party', [
       text('cbc:EndpointID', issuer.issuer_email, { schemeID: 'EM' }),
+      outsideVat ? group('cac:PartyIdentification', [text('cbc:ID', issuer.issuer_vat_id)]) : null,
       group('cac:PartyName', [text('cbc:Name', issuer.issuer_name)]),
       postalAddress({
         line1: issuer.issuer_address_line1,
@@ -68,7 +72,7 @@ function seller(source: EInvoiceSource): XmlNode | null {
         state: issuer.issuer_state,
         country: issuer.issuer_country,
       }),
-      partyTaxScheme(issuer.issuer_vat_id),
+      partyTaxScheme(outsideVat ? null : issuer.issuer_vat_id),
       group('cac:PartyLegalEntity', [
         text('cbc:RegistrationName', issuer.issuer_legal_name ?? issuer.issuer_name),
       ]),
@@ -97,7 +101,7 @@ function buyer(source: EInvoiceSource): XmlNode | null {
         state: party.state,
         country: party.country_code ?? document.customer_country_code,
       }),
-      partyTaxScheme(document.customer_tax_id ?? party.vat_id),
+      partyTaxScheme(notSubjectToVat(source) ? null : (document.customer_tax_id ?? party.vat_id)),
       group('cac:PartyLegalEntity', [
         text('cbc:RegistrationName', party.legal_name ?? party.name ?? document.counterparty_name),
       ]),
@@ -187,6 +191,13 @@ function taxTotal(source: EInvoiceSource): XmlNode | null {
   ]);
 }
 
+/** BT-111: a second TaxTotal with only the VAT total in the VAT accounting currency (BR-53). */
+function accountingTaxTotal(source: EInvoiceSource): XmlNode | null {
+  const accounting = vatInAccountingCurrency(source);
+  if (accounting === null) return null;
+  return group('cac:TaxTotal', [money('cbc:TaxAmount', accounting.taxTotal, accounting.currency)]);
+}
+
 function monetaryTotal(source: EInvoiceSource): XmlNode | null {
   const { document } = source;
   const allowances = allowanceTotal(source);
@@ -256,6 +267,7 @@ export function xrechnungUbl(source: EInvoiceSource): string {
     text(creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode', creditNote ? '381' : '380'),
     ...notes.map((note) => text('cbc:Note', note)),
     text('cbc:DocumentCurrencyCode', document.currency),
+    text('cbc:TaxCurrencyCode', vatInAccountingCurrency(source)?.currency),
     text('cbc:BuyerReference', buyerReference(source)),
     group('cac:OrderReference', [text('cbc:ID', document.order_reference)]),
     source.preceding
@@ -277,6 +289,7 @@ export function xrechnungUbl(source: EInvoiceSource): string {
   const body: (XmlNode | null)[] = [
     ...documentAllowances(source),
     taxTotal(source),
+    accountingTaxTotal(source),
     monetaryTotal(source),
     ...lines.map((row) => line(source, row, creditNote)),
   ];

@@ -1,0 +1,154 @@
+// `node bench/analytics-ingest.mjs`: only the ingestion scenario of `npm run bench` (POST /a/events, one
+// page view as the tracker sends it), with the bare Koa echo measured in the same run, on the embedded
+// default and/or PostgreSQL + Redis (DATABASE_URL and REDIS_URL of the environment; a fresh database is
+// created and dropped). Prints req/s and CPU µs per request of the gateway process (and of the PostgreSQL
+// and Redis servers), which is steadier than req/s on a shared machine. --cpu-prof writes a V8 CPU profile
+// of the gateway to bench/results/profiles/ (open it in Chrome DevTools).
+//   node bench/analytics-ingest.mjs [--modes embedded,postgres] [--duration 10] [--connections 32] [--cpu-prof]
+import { fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { scenarios } from './scenarios.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    modes: { type: 'string', default: 'embedded,postgres' },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const scenario = scenarios.find((candidate) => candidate.name.startsWith('POST /a/events'));
+
+/** CPU time (user + system, µs) used so far by the processes `match` selects. */
+function cpuMicros(match) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!match(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks * 10_000;
+}
+
+async function load(url, request, pid) {
+  const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
+  await autocannon({ ...options, duration: 2 }); // warm-up
+  const groups = {
+    server: (candidate) => candidate === pid,
+    postgres: (_pid, command) => command.startsWith('postgres'),
+    redis: (_pid, command) => command.startsWith('redis-server'),
+  };
+  const before = Object.values(groups).map(cpuMicros);
+  const result = await autocannon({ ...options, duration });
+  const requests = Math.max(result.requests.total, 1);
+  const cpu = Object.keys(groups).map(
+    (name, index) => `${name} ${Math.round((cpuMicros(groups[name]) - before[index]) / requests)}`,
+  );
+  return {
+    rps: Math.round(result.requests.average),
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpu: cpu.join(', '),
+  };
+}
+
+async function stop(child) {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
+async function admin(url, sql) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const echo = fork(join(root, 'bench/echo-server.mjs'), { stdio: 'ignore' });
+const echoPort = await new Promise((resolve) => echo.once('message', ({ port }) => resolve(port)));
+const echoResult = await load(
+  `http://127.0.0.1:${echoPort}`,
+  {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
+  },
+  echo.pid,
+);
+await stop(echo);
+console.info(
+  `echo POST: ${echoResult.rps} req/s, p99 ${echoResult.p99} ms, CPU µs/request: ${echoResult.cpu}`,
+);
+
+for (const mode of args.modes.split(',')) {
+  const { DATABASE_URL, REDIS_URL, ...rest } = process.env;
+  const env = { ...rest, LOG_LEVEL: 'warn', ANALYTICS_EVENTS_PER_MINUTE: '99999999' };
+  let database;
+  if (mode === 'postgres') {
+    if (!DATABASE_URL || !REDIS_URL) throw new Error('postgres mode needs DATABASE_URL and REDIS_URL');
+    database = `agw_bench_ingest_${Date.now().toString(36)}`;
+    await admin(DATABASE_URL, `create database ${database}`);
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    Object.assign(env, { DATABASE_URL: url.href, REDIS_URL });
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
+  const port = 18080 + Math.floor(Math.random() * 1000);
+  const profiles = join(root, 'bench/results/profiles');
+  if (args['cpu-prof']) mkdirSync(profiles, { recursive: true });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profiles] : []),
+      join(root, 'apps/cli/dist/bin.js'),
+      'serve',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+    ],
+    { env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      if (
+        await fetch(`${baseUrl}/health`).then(
+          (response) => response.ok,
+          () => false,
+        )
+      )
+        break;
+      if (attempt > 240) throw new Error('the gateway did not answer /health within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const request = await scenario.prepare(baseUrl, { url: baseUrl, dataDir, child });
+    if (request.skip) throw new Error(request.skip);
+    const result = await load(`${baseUrl}${request.path}`, request, child.pid);
+    console.info(
+      `${mode} ${scenario.name}: ${result.rps} req/s (${(result.rps / echoResult.rps).toFixed(2)} of the echo), ` +
+        `p99 ${result.p99} ms, non-2xx ${result.non2xx}, CPU µs/request: ${result.cpu}`,
+    );
+  } finally {
+    await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (database) await admin(DATABASE_URL, `drop database if exists ${database} with (force)`);
+  }
+}
