@@ -7,10 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
+import { sqlOfKnexTransaction, transactionOnKnexPool } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
-import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -184,5 +184,36 @@ describe('the SQL port on a knex transaction', () => {
       runInTenantSavepoint(sqlOfKnexTransaction(trx), "x'; drop table tenant_rows; --", async () => 1),
     );
     await expect(injected).rejects.toThrow(/not a UUID/);
+  });
+
+  it("a free read's transaction: tenant from its first statement, nothing left on the pooled connection", async () => {
+    const { knex } = database;
+    const inside = await transactionOnKnexPool(knex, beginAsTenant(ORG_B), async (tenant) => {
+      const { rows } = await tenant.query<{ label: string; role: string }>(
+        'select label, current_user as role from tenant_rows order by label',
+      );
+      return rows;
+    });
+    expect(inside).toEqual([{ label: 'b', role: 'agw_runtime' }]);
+    const failed = transactionOnKnexPool(knex, beginAsTenant(ORG_A), async (tenant) => {
+      await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'rolled back')", [
+        ORG_A,
+      ]);
+      throw new Error('handler failed');
+    });
+    await expect(failed).rejects.toThrow('handler failed');
+    // Every pooled connection (PGlite has one) is back to the gateway's role, outside any transaction.
+    const after = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        knex.raw(`select current_user as role, current_setting('agw.organization_id', true) as org,
+                    (select count(*)::int from tenant_rows where label = 'rolled back') as rolled_back`),
+      ),
+    );
+    for (const result of after) {
+      expect(result.rows[0].role).not.toBe('agw_runtime');
+      expect(result.rows[0].org ?? '').toBe('');
+      expect(result.rows[0].rolled_back).toBe(0);
+    }
+    expect(() => beginAsTenant("x'; drop table tenant_rows; --")).toThrow(/not a UUID/);
   });
 });

@@ -19,6 +19,18 @@ import { pgliteSql } from './sql-pglite.js';
  * Savepoints are transactions on the same connection, so the port works inside them too.
  */
 export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
+  // One port per transaction: the chain's ports and the handler share it (and its bound connection).
+  let port = ports.get(trx);
+  if (port === undefined) {
+    port = boundTo(trx);
+    ports.set(trx, port);
+  }
+  return port;
+}
+
+const ports = new WeakMap<Knex.Transaction, TransactionSql>();
+
+function boundTo(trx: Knex.Transaction): TransactionSql {
   let bound: Promise<TransactionSql> | undefined;
   const bind = async (): Promise<TransactionSql> =>
     portOf((await trx.client.acquireConnection()) as KnexConnection);
@@ -67,4 +79,37 @@ export function sqlDatabaseOfKnex(knex: Knex): SqlDatabase {
     },
     transaction: (fn) => knex.transaction((trx) => fn(sqlOfKnexTransaction(trx))),
   };
+}
+
+/**
+ * Runs `fn` in a transaction on one connection of knex's pool, without knex's transaction machinery:
+ * `opening` (a `begin` and whatever must hold from the transaction's first statement, e.g. the tenant's
+ * role) goes as one simple query, so it costs one round trip where knex's BEGIN plus a statement cost
+ * two. COMMIT when `fn` resolves, ROLLBACK when it throws; a connection whose ROLLBACK failed is marked
+ * for knex's pool to destroy (`__knex__disposed`, checked when the pool validates it), never reused in
+ * an unknown transaction state. On PGlite the connection is the single session, lent exclusively.
+ */
+export async function transactionOnKnexPool<T>(
+  knex: Knex,
+  opening: string,
+  fn: (sql: TransactionSql) => Promise<T>,
+): Promise<T> {
+  const connection = (await knex.client.acquireConnection()) as KnexConnection;
+  try {
+    const sql = portOf(connection);
+    await sql.exec(opening);
+    let value: T;
+    try {
+      value = await fn(sql);
+    } catch (error) {
+      await sql.exec('rollback').catch((rollbackError: unknown) => {
+        (connection as { __knex__disposed?: unknown }).__knex__disposed = rollbackError;
+      });
+      throw error;
+    }
+    await sql.exec('commit');
+    return value;
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
 }

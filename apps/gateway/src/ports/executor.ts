@@ -1,26 +1,48 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 
 /**
- * Which connection the knex ports use: the transaction of the current invoke when there is one, the
- * pool otherwise. The guard chain is built once with fixed ports, so the transaction travels through
+ * Which connection the ports use: the transaction of the current invoke when there is one, the pool
+ * otherwise. The guard chain is built once with fixed ports, so the transaction travels through
  * AsyncLocalStorage rather than through the ports' arguments.
  */
 export interface KnexExecutor {
-  /** The current transaction, or the pool. */
+  /** The current knex transaction, or the pool. Throws inside {@link withinSql} (no knex transaction). */
   current(): Knex;
-  /** True inside {@link within}: writes then commit (or roll back) with the invoke's transaction. */
+  /** The SQL port of the current transaction, or of the pool (one statement per pooled connection). */
+  sql(): Sql;
+  /** True inside {@link within} or {@link withinSql}: writes then commit (or roll back) with it. */
   inTransaction(): boolean;
   /** Runs `work` with `trx` as the current connection of every port. */
   within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with `sql`, a transaction opened on a pooled connection without knex
+   * (`transactionOnKnexPool`), as the current connection of the ports that speak SQL.
+   */
+  withinSql<T>(sql: TransactionSql, work: () => Promise<T>): Promise<T>;
+}
+
+interface Scope {
+  readonly trx: Knex.Transaction | undefined;
+  readonly sql: TransactionSql;
 }
 
 /** Creates a {@link KnexExecutor} over the pool `knex`. */
 export function createKnexExecutor(knex: Knex): KnexExecutor {
-  const storage = new AsyncLocalStorage<Knex.Transaction>();
+  const storage = new AsyncLocalStorage<Scope>();
+  const pool = sqlDatabaseOfKnex(knex);
   return {
-    current: () => storage.getStore() ?? knex,
+    current() {
+      const scope = storage.getStore();
+      if (scope === undefined) return knex;
+      if (scope.trx === undefined) throw new Error('This transaction has no knex connection.');
+      return scope.trx;
+    },
+    sql: () => storage.getStore()?.sql ?? pool,
     inTransaction: () => storage.getStore() !== undefined,
-    within: (trx, work) => storage.run(trx, work),
+    within: (trx, work) => storage.run({ trx, sql: sqlOfKnexTransaction(trx) }, work),
+    withinSql: (sql, work) => storage.run({ trx: undefined, sql }, work),
   };
 }
