@@ -2,6 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
+import { insertAuditRows } from './audit-rows.js';
+import { stagedRowsAnswered, takeStagedAuditRows } from './staged-audit.js';
 
 /**
  * Which connection the ports use: the transaction of the current invoke when there is one, the pool
@@ -11,11 +13,17 @@ import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '..
 export interface KnexExecutor {
   /** The current knex transaction, or the pool. Throws inside {@link withinSql} (no knex transaction). */
   current(): Knex;
+  /** The current knex transaction; undefined outside one and inside {@link withinSql}. */
+  transaction(): Knex.Transaction | undefined;
   /** The SQL port of the current transaction, or of the pool (one statement per pooled connection). */
   sql(): Sql;
   /** True inside {@link within} or {@link withinSql}: writes then commit (or roll back) with it. */
   inTransaction(): boolean;
-  /** Runs `work` with `trx` as the current connection of every port. */
+  /**
+   * Runs `work` with `trx` as the current connection of every port. Audit rows the ports staged on
+   * `trx` (src/ports/staged-audit.ts) are inserted when `work` resolves, unless an idempotent answer
+   * writes them; when `work` throws the transaction rolls back and they are dropped with it.
+   */
   within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
   /**
    * Runs `work` with `sql`, a transaction opened on a pooled connection without knex
@@ -40,9 +48,17 @@ export function createKnexExecutor(knex: Knex): KnexExecutor {
       if (scope.trx === undefined) throw new Error('This transaction has no knex connection.');
       return scope.trx;
     },
+    transaction: () => storage.getStore()?.trx,
     sql: () => storage.getStore()?.sql ?? pool,
     inTransaction: () => storage.getStore() !== undefined,
-    within: (trx, work) => storage.run({ trx, sql: sqlOfKnexTransaction(trx) }, work),
+    within(trx, work) {
+      const sql = sqlOfKnexTransaction(trx);
+      return storage.run({ trx, sql }, async () => {
+        const value = await work();
+        if (!stagedRowsAnswered(trx)) await insertAuditRows(sql, takeStagedAuditRows(trx));
+        return value;
+      });
+    },
     withinSql: (sql, work) => storage.run({ trx: undefined, sql }, work),
   };
 }
