@@ -2,9 +2,10 @@
 // mutating invoke scenarios of bench/scenarios.mjs, and prints per request the gateway's CPU µs and —
 // when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text.
 // CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
-//   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--profile DIR] [--scenarios read,mutating]
+//   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
 // With DATABASE_URL and REDIS_URL set it runs on them (a fresh database, dropped afterwards), otherwise
-// on the embedded default. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
+// on the embedded default. --rate caps the load at N requests per second in all, so two builds compared
+// on a busy machine do the same work per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,6 +21,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
     profile: { type: 'string' },
+    rate: { type: 'string' },
     scenarios: { type: 'string', default: 'read,mutating' },
   },
 });
@@ -99,6 +101,7 @@ try {
       headers: request.headers,
       body: request.body,
     };
+    if (args.rate) options.overallRate = Number(args.rate);
     if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
     await autocannon({ ...options, duration: 2 }); // warm-up
     if (statementsAvailable) await admin(databaseUrl, 'select pg_stat_statements_reset()');

@@ -11,6 +11,7 @@ import { sqlOfKnexTransaction, transactionOnKnexPool } from '../src/db/sql-knex.
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
 import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { runAsTenantRead } from '../src/db/tenant-read.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -215,5 +216,44 @@ describe('the SQL port on a knex transaction', () => {
       expect(result.rows[0].rolled_back).toBe(0);
     }
     expect(() => beginAsTenant("x'; drop table tenant_rows; --")).toThrow(/not a UUID/);
+  });
+
+  it("a free read's handler: every statement as the tenant, in one round trip each, nothing left behind", async () => {
+    const { knex } = database;
+    const seen = await runAsTenantRead(knex, ORG_B, async (tenant) => {
+      const first = await tenant.query<{ label: string; role: string }>(
+        'select label, current_user as role from tenant_rows order by label',
+      );
+      // A second statement (named, so prepared once per connection) is the tenant's too.
+      const second = await tenant.query<{ org: string; count: number }>(
+        `select current_setting('agw.organization_id') as org, count(*)::int as count from tenant_rows
+          where label = $1`,
+        ['a'],
+        { name: 'test.tenant-read.count' },
+      );
+      return { first: first.rows, second: second.rows };
+    });
+    expect(seen).toEqual({
+      first: [{ label: 'b', role: 'agw_runtime' }],
+      second: [{ org: ORG_B, count: 0 }],
+    });
+    const refused = runAsTenantRead(knex, ORG_A, (tenant) =>
+      tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'planted')", [ORG_B]),
+    );
+    await expect(refused).rejects.toThrow(/row-level security/);
+    const failed = runAsTenantRead(knex, ORG_A, (tenant) => tenant.query('select * from no_such_table'));
+    await expect(failed).rejects.toThrow(/no_such_table/);
+    const after = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        knex.raw(`select current_user as role, current_setting('agw.organization_id', true) as org,
+                    (select count(*)::int from tenant_rows where label = 'planted') as planted`),
+      ),
+    );
+    for (const result of after) {
+      expect(result.rows[0].role).not.toBe('agw_runtime');
+      expect(result.rows[0].org ?? '').toBe('');
+      expect(result.rows[0].planted).toBe(0);
+    }
+    await expect(runAsTenantRead(knex, 'not-a-uuid', async () => 1)).rejects.toThrow(/not a UUID/);
   });
 });

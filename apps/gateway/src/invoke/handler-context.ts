@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { CapabilityContext, CapabilityHandler, IdGenerator, MailPort, Sql } from '@agw/capabilities';
 import type { Principal } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlOfKnexTransaction, transactionOnKnexPool } from '../db/sql-knex.js';
-import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { runAsTenantRead } from '../db/tenant-read.js';
 import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
 import type { InvokeRuntime } from './chain.js';
 
@@ -29,11 +30,10 @@ export interface HandlerCall {
  *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
  *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
  *   transaction and answers 500).
- * - A free read has no transaction (its audit rows are group-committed on the pool), but a transaction
- *   is what scopes the role and the tenant: the handler alone runs in a short one on a pooled
- *   connection, opened by `begin; select set_config(…)` as one simple query (src/db/tenant.ts), then
- *   the handler's statements, then COMMIT (no reset needed, COMMIT ends both): three round trips for a
- *   one-statement read where knex's transaction took four.
+ * - A free read has no transaction of the invoke's (its audit rows are group-committed on the pool):
+ *   its handler runs on a pooled connection where each statement carries the tenant's role in its own
+ *   implicit transaction (src/db/tenant-read.ts): one round trip per statement on PostgreSQL, where
+ *   BEGIN, tenant, statement, COMMIT took four.
  */
 export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Promise<unknown> {
   const { executor } = runtime;
@@ -46,7 +46,7 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
   };
   try {
     if (!executor.inTransaction()) {
-      const value = await transactionOnKnexPool(runtime.knex, beginAsTenant(organizationId), (sql) =>
+      const value = await runAsTenantRead(runtime.knex, organizationId, (sql) =>
         executor.withinSql(sql, () => handle(sql)),
       );
       mail?.dispatch();

@@ -4,7 +4,7 @@ import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
 import { auditBatcherFor } from './audit-batcher.js';
-import { type AuditRow, insertAuditRows } from './audit-rows.js';
+import type { AuditRow } from './audit-rows.js';
 import type { KnexExecutor } from './executor.js';
 import { stageAuditRows } from './staged-audit.js';
 
@@ -57,10 +57,9 @@ export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   // Outside `within`, current() is the pool: the batcher shared by every writer on it.
   const batcher = auditBatcherFor(executor.current());
   const write = async (rows: AuditRow[]) => {
-    if (!executor.inTransaction()) return batcher.write(rows);
     const trx = executor.transaction();
-    // A transaction without knex (a free read's handler scope): written at once on its connection.
-    if (trx === undefined) return insertAuditRows(executor.sql(), rows);
+    // No invoke transaction (or a free read's tenant connection, which may not write audit rows).
+    if (trx === undefined) return batcher.write(rows);
     stageAuditRows(trx, rows);
   };
   return {

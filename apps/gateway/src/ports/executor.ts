@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { insertAuditRows } from './audit-rows.js';
 import { stagedRowsAnswered, takeStagedAuditRows } from './staged-audit.js';
 
@@ -26,15 +26,15 @@ export interface KnexExecutor {
    */
   within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
   /**
-   * Runs `work` with `sql`, a transaction opened on a pooled connection without knex
-   * (`transactionOnKnexPool`), as the current connection of the ports that speak SQL.
+   * Runs `work` with `sql`, a free read's connection as its tenant (src/db/tenant-read.ts), as the
+   * current connection of the ports that speak SQL.
    */
-  withinSql<T>(sql: TransactionSql, work: () => Promise<T>): Promise<T>;
+  withinSql<T>(sql: Sql, work: () => Promise<T>): Promise<T>;
 }
 
 interface Scope {
   readonly trx: Knex.Transaction | undefined;
-  readonly sql: TransactionSql;
+  readonly sql: Sql;
 }
 
 /** Creates a {@link KnexExecutor} over the pool `knex`. */
