@@ -187,6 +187,28 @@ describe('the SQL port on a knex transaction', () => {
     await expect(injected).rejects.toThrow(/not a UUID/);
   });
 
+  it("a mutating handler's savepoint goes out with its first statement: a failing first statement is undone, no SQL costs none", async () => {
+    const outcome = await database.knex.transaction(async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      // The first statement itself fails (the policy's check): the transaction goes on.
+      const refused = await runInTenantSavepoint(sql, ORG_A, (tenant) =>
+        tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'foreign')", [ORG_B]),
+      ).catch((error: Error) => error.message);
+      // No SQL at all: nothing to open, release or roll back, with or without a failure.
+      const quiet = await runInTenantSavepoint(sql, ORG_A, async () => 'no sql');
+      const thrown = await runInTenantSavepoint(sql, ORG_A, async () => {
+        throw new Error('before any sql');
+      }).catch((error: Error) => error.message);
+      const after = await trx.raw(
+        "select current_user as role, (select count(*)::int from tenant_rows where label = 'foreign') as foreign_rows",
+      );
+      return { refused, quiet, thrown, after: after.rows[0] };
+    });
+    expect(outcome.refused).toMatch(/row-level security/);
+    expect(outcome).toMatchObject({ quiet: 'no sql', thrown: 'before any sql', after: { foreign_rows: 0 } });
+    expect(outcome.after.role).not.toBe('agw_runtime');
+  });
+
   it("a free read's transaction: tenant from its first statement, nothing left on the pooled connection", async () => {
     const { knex } = database;
     const inside = await transactionOnKnexPool(knex, beginAsTenant(ORG_B), async (tenant) => {

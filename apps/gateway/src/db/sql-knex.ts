@@ -1,8 +1,9 @@
-import type { Sql, SqlDatabase } from '@agw/capabilities';
+import type { Sql, SqlDatabase, SqlQueryOptions, SqlResult } from '@agw/capabilities';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import { pgSql } from './sql-pg.js';
+import { queryAfter } from './sql-pg-batch.js';
 import { pgliteSql } from './sql-pglite.js';
 
 /**
@@ -43,23 +44,69 @@ function boundTo(trx: Knex.Transaction): TransactionSql {
   return {
     query: async (text, params, options) => (await connection()).query(text, params, options),
     exec: async (text) => (await connection()).exec(text),
+    queryAfter: async <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+    ) => (await connection()).queryAfter<Row>(leading, text, params, options),
   };
 }
 
-/** The port plus what only the gateway uses: several statements without parameters in one round trip. */
+/** The port plus what only the gateway uses: several statements in one round trip. */
 export interface TransactionSql extends Sql {
   /** Runs `text` (one or more statements, no parameters) as one simple query. */
   exec(text: string): Promise<void>;
+  /**
+   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant) and then `text`;
+   * answers `text`'s result. On `pg` in one round trip (src/db/sql-pg-batch.ts); on PGlite, an
+   * in-process call, as `exec` and `query`.
+   */
+  queryAfter<Row = Record<string, unknown>>(
+    leading: readonly string[],
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+  ): Promise<SqlResult<Row>>;
 }
 
 type KnexConnection = pg.ClientBase | PGlite;
 
 function portOf(connection: KnexConnection): TransactionSql {
   if ('waitReady' in connection) {
-    return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
+    const port = pgliteSql(connection);
+    return {
+      ...port,
+      exec: async (text) => void (await connection.exec(text)),
+      async queryAfter<Row>(
+        leading: readonly string[],
+        text: string,
+        params?: readonly unknown[],
+        options?: SqlQueryOptions,
+      ) {
+        await connection.exec(leading.join('; '));
+        return port.query<Row>(text, params, options);
+      },
+    };
   }
-  // Without values `pg` sends a simple query, which may hold several statements.
-  return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
+  return {
+    ...pgSql(connection),
+    // Without values `pg` sends a simple query, which may hold several statements.
+    exec: async (text) => void (await connection.query(text)),
+    queryAfter: <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+    ) =>
+      queryAfter<Row>(
+        connection,
+        leading.map((statement) => ({ text: statement })),
+        text,
+        params,
+        options,
+      ),
+  };
 }
 
 /**
