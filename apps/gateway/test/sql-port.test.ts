@@ -9,6 +9,7 @@ import { type Database, openDatabase } from '../src/db/knex.js';
 import { runMigrations } from '../src/db/migrate.js';
 import { sqlOfKnexTransaction, transactionOnKnexPool } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
+import { queryAfter } from '../src/db/sql-pg-batch.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
 import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
 import { runAsTenantRead } from '../src/db/tenant-read.js';
@@ -277,5 +278,45 @@ describe('the SQL port on a knex transaction', () => {
       expect(result.rows[0].planted).toBe(0);
     }
     await expect(runAsTenantRead(knex, 'not-a-uuid', async () => 1)).rejects.toThrow(/not a UUID/);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('a batch of leading statements and a query on pg', () => {
+  it('answers the last result; a named query that failed to parse or to run is prepared again correctly', async () => {
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const lead = [{ text: "select set_config('agw.batch_test', $1, true)", values: ['on'] }];
+      const answer = await queryAfter<{ seen: string }>(
+        client,
+        lead,
+        "select current_setting('agw.batch_test') as seen",
+      );
+      expect(answer.rows).toEqual([{ seen: 'on' }]);
+      // The setting was local to the batch's implicit transaction.
+      const after = await client.query("select current_setting('agw.batch_test', true) as seen");
+      expect(after.rows[0].seen ?? '').toBe('');
+      const statement = {
+        name: 'test.batch.later',
+        text: 'select count(*)::int as n from batch_later where n > $1',
+      };
+      const missing = queryAfter(client, lead, statement.text, [0], { name: statement.name });
+      await expect(missing).rejects.toThrow(/batch_later/);
+      await client.query('create temporary table batch_later (n int)');
+      await client.query('insert into batch_later values (1), (2)');
+      const found = await queryAfter<{ n: number }>(client, lead, statement.text, [0], {
+        name: statement.name,
+      });
+      expect(found.rows).toEqual([{ n: 2 }]);
+      // Prepared, then failing at execution: the name stays usable.
+      const failing = queryAfter(client, lead, statement.text, ['not a number'], { name: statement.name });
+      await expect(failing).rejects.toThrow(/invalid input syntax/);
+      const again = await queryAfter<{ n: number }>(client, lead, statement.text, [1], {
+        name: statement.name,
+      });
+      expect(again.rows).toEqual([{ n: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 });

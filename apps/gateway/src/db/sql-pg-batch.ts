@@ -8,6 +8,8 @@ export interface LeadingStatement {
 }
 
 type PgConnection = {
+  parsedStatements: Record<string, string | undefined>;
+  submittedNamedStatements: Record<string, string | undefined>;
   parse(query: { text: string; name?: string; types?: number[] }): void;
   bind(config: { portal?: string; statement?: string; values?: unknown[]; valueMapper?: unknown }): void;
   describe(message: { type: 'P' | 'S'; name?: string }): void;
@@ -40,6 +42,17 @@ class BatchedQuery extends pg.Query {
   }
 
   prepare(connection: PgConnection): void {
+    // A named query not yet prepared on this connection is parsed first: `pg` marks a name as parsed on
+    // the first ParseComplete of the batch, so that one must be the query's own (a failed Parse then
+    // leaves no false mark, and its error skips the leading statements too). An unnamed query is parsed
+    // after them: the unnamed statement slot holds one statement at a time.
+    const { name, text } = this as unknown as { name?: string; text: string };
+    if (name && connection.parsedStatements[name] === undefined) {
+      if (connection.submittedNamedStatements[name] === undefined) {
+        connection.parse({ text, name, types: (this as unknown as { types?: number[] }).types ?? [] });
+        connection.submittedNamedStatements[name] = text;
+      }
+    }
     for (const statement of this.#leading) {
       connection.parse({ text: statement.text, name: '', types: [] });
       connection.bind({
