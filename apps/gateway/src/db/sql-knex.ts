@@ -160,3 +160,8 @@ export async function transactionOnKnexPool<T>(
     await knex.client.releaseConnection(connection);
   }
 }
+
+/** The SQL port of `db`: a knex transaction's connection, or knex's pool (one statement per checkout). */
+export function sqlOfKnex(db: Knex | Knex.Transaction): Sql {
+  return db.isTransaction ? sqlOfKnexTransaction(db as Knex.Transaction) : sqlDatabaseOfKnex(db);
+}

@@ -1,7 +1,7 @@
 import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { sqlOfKnex } from '../db/sql-knex.js';
 import type { KnexExecutor } from './executor.js';
 
 type Amount = string | number | null;
@@ -107,8 +107,7 @@ export async function readWalletSnapshot(
 }
 
 function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
-  if (typeof db !== 'function') return db;
-  return db.isTransaction ? sqlOfKnexTransaction(db as Knex.Transaction) : sqlDatabaseOfKnex(db);
+  return typeof db === 'function' ? sqlOfKnex(db) : db;
 }
 
 /**
