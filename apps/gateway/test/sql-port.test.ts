@@ -7,10 +7,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
+import { sqlOfKnexTransaction, transactionOnKnexPool } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
+import { queryAfter } from '../src/db/sql-pg-batch.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
-import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { runAsTenantRead } from '../src/db/tenant-read.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -184,5 +186,137 @@ describe('the SQL port on a knex transaction', () => {
       runInTenantSavepoint(sqlOfKnexTransaction(trx), "x'; drop table tenant_rows; --", async () => 1),
     );
     await expect(injected).rejects.toThrow(/not a UUID/);
+  });
+
+  it("a mutating handler's savepoint goes out with its first statement: a failing first statement is undone, no SQL costs none", async () => {
+    const outcome = await database.knex.transaction(async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      // The first statement itself fails (the policy's check): the transaction goes on.
+      const refused = await runInTenantSavepoint(sql, ORG_A, (tenant) =>
+        tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'foreign')", [ORG_B]),
+      ).catch((error: Error) => error.message);
+      // No SQL at all: nothing to open, release or roll back, with or without a failure.
+      const quiet = await runInTenantSavepoint(sql, ORG_A, async () => 'no sql');
+      const thrown = await runInTenantSavepoint(sql, ORG_A, async () => {
+        throw new Error('before any sql');
+      }).catch((error: Error) => error.message);
+      const after = await trx.raw(
+        "select current_user as role, (select count(*)::int from tenant_rows where label = 'foreign') as foreign_rows",
+      );
+      return { refused, quiet, thrown, after: after.rows[0] };
+    });
+    expect(outcome.refused).toMatch(/row-level security/);
+    expect(outcome).toMatchObject({ quiet: 'no sql', thrown: 'before any sql', after: { foreign_rows: 0 } });
+    expect(outcome.after.role).not.toBe('agw_runtime');
+  });
+
+  it("a free read's transaction: tenant from its first statement, nothing left on the pooled connection", async () => {
+    const { knex } = database;
+    const inside = await transactionOnKnexPool(knex, beginAsTenant(ORG_B), async (tenant) => {
+      const { rows } = await tenant.query<{ label: string; role: string }>(
+        'select label, current_user as role from tenant_rows order by label',
+      );
+      return rows;
+    });
+    expect(inside).toEqual([{ label: 'b', role: 'agw_runtime' }]);
+    const failed = transactionOnKnexPool(knex, beginAsTenant(ORG_A), async (tenant) => {
+      await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'rolled back')", [
+        ORG_A,
+      ]);
+      throw new Error('handler failed');
+    });
+    await expect(failed).rejects.toThrow('handler failed');
+    // Every pooled connection (PGlite has one) is back to the gateway's role, outside any transaction.
+    const after = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        knex.raw(`select current_user as role, current_setting('agw.organization_id', true) as org,
+                    (select count(*)::int from tenant_rows where label = 'rolled back') as rolled_back`),
+      ),
+    );
+    for (const result of after) {
+      expect(result.rows[0].role).not.toBe('agw_runtime');
+      expect(result.rows[0].org ?? '').toBe('');
+      expect(result.rows[0].rolled_back).toBe(0);
+    }
+    expect(() => beginAsTenant("x'; drop table tenant_rows; --")).toThrow(/not a UUID/);
+  });
+
+  it("a free read's handler: every statement as the tenant, in one round trip each, nothing left behind", async () => {
+    const { knex } = database;
+    const seen = await runAsTenantRead(knex, ORG_B, async (tenant) => {
+      const first = await tenant.query<{ label: string; role: string }>(
+        'select label, current_user as role from tenant_rows order by label',
+      );
+      // A second statement (named, so prepared once per connection) is the tenant's too.
+      const second = await tenant.query<{ org: string; count: number }>(
+        `select current_setting('agw.organization_id') as org, count(*)::int as count from tenant_rows
+          where label = $1`,
+        ['a'],
+        { name: 'test.tenant-read.count' },
+      );
+      return { first: first.rows, second: second.rows };
+    });
+    expect(seen).toEqual({
+      first: [{ label: 'b', role: 'agw_runtime' }],
+      second: [{ org: ORG_B, count: 0 }],
+    });
+    const refused = runAsTenantRead(knex, ORG_A, (tenant) =>
+      tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'planted')", [ORG_B]),
+    );
+    await expect(refused).rejects.toThrow(/row-level security/);
+    const failed = runAsTenantRead(knex, ORG_A, (tenant) => tenant.query('select * from no_such_table'));
+    await expect(failed).rejects.toThrow(/no_such_table/);
+    const after = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        knex.raw(`select current_user as role, current_setting('agw.organization_id', true) as org,
+                    (select count(*)::int from tenant_rows where label = 'planted') as planted`),
+      ),
+    );
+    for (const result of after) {
+      expect(result.rows[0].role).not.toBe('agw_runtime');
+      expect(result.rows[0].org ?? '').toBe('');
+      expect(result.rows[0].planted).toBe(0);
+    }
+    await expect(runAsTenantRead(knex, 'not-a-uuid', async () => 1)).rejects.toThrow(/not a UUID/);
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('a batch of leading statements and a query on pg', () => {
+  it('answers the last result; a named query that failed to parse or to run is prepared again correctly', async () => {
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const lead = [{ text: "select set_config('agw.batch_test', $1, true)", values: ['on'] }];
+      const answer = await queryAfter<{ seen: string }>(
+        client,
+        lead,
+        "select current_setting('agw.batch_test') as seen",
+      );
+      expect(answer.rows).toEqual([{ seen: 'on' }]);
+      // The setting was local to the batch's implicit transaction.
+      const after = await client.query("select current_setting('agw.batch_test', true) as seen");
+      expect(after.rows[0].seen ?? '').toBe('');
+      const statement = {
+        name: 'test.batch.later',
+        text: 'select count(*)::int as n from batch_later where n > $1',
+      };
+      const missing = queryAfter(client, lead, statement.text, [0], { name: statement.name });
+      await expect(missing).rejects.toThrow(/batch_later/);
+      await client.query('create temporary table batch_later (n int)');
+      await client.query('insert into batch_later values (1), (2)');
+      const found = await queryAfter<{ n: number }>(client, lead, statement.text, [0], {
+        name: statement.name,
+      });
+      expect(found.rows).toEqual([{ n: 2 }]);
+      // Prepared, then failing at execution: the name stays usable.
+      const failing = queryAfter(client, lead, statement.text, ['not a number'], { name: statement.name });
+      await expect(failing).rejects.toThrow(/invalid input syntax/);
+      const again = await queryAfter<{ n: number }>(client, lead, statement.text, [1], {
+        name: statement.name,
+      });
+      expect(again.rows).toEqual([{ n: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -1,8 +1,9 @@
-import type { Sql, SqlDatabase } from '@agw/capabilities';
+import type { Sql, SqlDatabase, SqlQueryOptions, SqlResult } from '@agw/capabilities';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import { pgSql } from './sql-pg.js';
+import { queryAfter } from './sql-pg-batch.js';
 import { pgliteSql } from './sql-pglite.js';
 
 /**
@@ -19,6 +20,18 @@ import { pgliteSql } from './sql-pglite.js';
  * Savepoints are transactions on the same connection, so the port works inside them too.
  */
 export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
+  // One port per transaction: the chain's ports and the handler share it (and its bound connection).
+  let port = ports.get(trx);
+  if (port === undefined) {
+    port = boundTo(trx);
+    ports.set(trx, port);
+  }
+  return port;
+}
+
+const ports = new WeakMap<Knex.Transaction, TransactionSql>();
+
+function boundTo(trx: Knex.Transaction): TransactionSql {
   let bound: Promise<TransactionSql> | undefined;
   const bind = async (): Promise<TransactionSql> =>
     portOf((await trx.client.acquireConnection()) as KnexConnection);
@@ -31,23 +44,69 @@ export function sqlOfKnexTransaction(trx: Knex.Transaction): TransactionSql {
   return {
     query: async (text, params, options) => (await connection()).query(text, params, options),
     exec: async (text) => (await connection()).exec(text),
+    queryAfter: async <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+    ) => (await connection()).queryAfter<Row>(leading, text, params, options),
   };
 }
 
-/** The port plus what only the gateway uses: several statements without parameters in one round trip. */
+/** The port plus what only the gateway uses: several statements in one round trip. */
 export interface TransactionSql extends Sql {
   /** Runs `text` (one or more statements, no parameters) as one simple query. */
   exec(text: string): Promise<void>;
+  /**
+   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant) and then `text`;
+   * answers `text`'s result. On `pg` in one round trip (src/db/sql-pg-batch.ts); on PGlite, an
+   * in-process call, as `exec` and `query`.
+   */
+  queryAfter<Row = Record<string, unknown>>(
+    leading: readonly string[],
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+  ): Promise<SqlResult<Row>>;
 }
 
 type KnexConnection = pg.ClientBase | PGlite;
 
 function portOf(connection: KnexConnection): TransactionSql {
   if ('waitReady' in connection) {
-    return { ...pgliteSql(connection), exec: async (text) => void (await connection.exec(text)) };
+    const port = pgliteSql(connection);
+    return {
+      ...port,
+      exec: async (text) => void (await connection.exec(text)),
+      async queryAfter<Row>(
+        leading: readonly string[],
+        text: string,
+        params?: readonly unknown[],
+        options?: SqlQueryOptions,
+      ) {
+        await connection.exec(leading.join('; '));
+        return port.query<Row>(text, params, options);
+      },
+    };
   }
-  // Without values `pg` sends a simple query, which may hold several statements.
-  return { ...pgSql(connection), exec: async (text) => void (await connection.query(text)) };
+  return {
+    ...pgSql(connection),
+    // Without values `pg` sends a simple query, which may hold several statements.
+    exec: async (text) => void (await connection.query(text)),
+    queryAfter: <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+    ) =>
+      queryAfter<Row>(
+        connection,
+        leading.map((statement) => ({ text: statement })),
+        text,
+        params,
+        options,
+      ),
+  };
 }
 
 /**
@@ -67,4 +126,42 @@ export function sqlDatabaseOfKnex(knex: Knex): SqlDatabase {
     },
     transaction: (fn) => knex.transaction((trx) => fn(sqlOfKnexTransaction(trx))),
   };
+}
+
+/**
+ * Runs `fn` in a transaction on one connection of knex's pool, without knex's transaction machinery:
+ * `opening` (a `begin` and whatever must hold from the transaction's first statement, e.g. the tenant's
+ * role) goes as one simple query, so it costs one round trip where knex's BEGIN plus a statement cost
+ * two. COMMIT when `fn` resolves, ROLLBACK when it throws; a connection whose ROLLBACK failed is marked
+ * for knex's pool to destroy (`__knex__disposed`, checked when the pool validates it), never reused in
+ * an unknown transaction state. On PGlite the connection is the single session, lent exclusively.
+ */
+export async function transactionOnKnexPool<T>(
+  knex: Knex,
+  opening: string,
+  fn: (sql: TransactionSql) => Promise<T>,
+): Promise<T> {
+  const connection = (await knex.client.acquireConnection()) as KnexConnection;
+  try {
+    const sql = portOf(connection);
+    await sql.exec(opening);
+    let value: T;
+    try {
+      value = await fn(sql);
+    } catch (error) {
+      await sql.exec('rollback').catch((rollbackError: unknown) => {
+        (connection as { __knex__disposed?: unknown }).__knex__disposed = rollbackError;
+      });
+      throw error;
+    }
+    await sql.exec('commit');
+    return value;
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/** The SQL port of `db`: a knex transaction's connection, or knex's pool (one statement per checkout). */
+export function sqlOfKnex(db: Knex | Knex.Transaction): Sql {
+  return db.isTransaction ? sqlOfKnexTransaction(db as Knex.Transaction) : sqlDatabaseOfKnex(db);
 }

@@ -20,6 +20,24 @@ const EXIT: { name: string; text: string } = { name: 'agw.tenant.exit', text: EX
 const SAVEPOINT = 'agw_handler';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * The opening of a transaction that runs as `organizationId`'s runtime role from its first statement:
+ * `begin; select set_config(…)` as one simple query (one round trip instead of two; a free read is
+ * BEGIN+tenant, the handler's statements, COMMIT). Simple queries carry no parameters, so the
+ * organization id is inlined after checking that it is a UUID.
+ */
+export function beginAsTenant(organizationId: string): string {
+  return `begin; ${enterTenantText(organizationId)}`;
+}
+
+function enterTenantText(organizationId: string): string {
+  if (!UUID.test(organizationId)) throw new Error('The organization id is not a UUID.');
+  return (
+    `select set_config('role', '${RUNTIME_ROLE}', true), ` +
+    `set_config('agw.organization_id', '${organizationId}', true)`
+  );
+}
+
 /** Switches `sql`'s transaction to the runtime role and `organizationId` until the transaction ends. */
 export async function enterTenant(sql: Sql, organizationId: string): Promise<void> {
   await sql.query(ENTER.text, [organizationId], { name: ENTER.name });
@@ -49,30 +67,35 @@ export async function runAsTenant<T>(
 
 /**
  * Runs `work` in a savepoint as `organizationId`'s runtime role: its writes roll back on failure while
- * the transaction goes on (the failure's audit record still commits). The savepoint and the role
- * travel in one round trip each way (`SAVEPOINT …; select set_config(…)`, then `select set_config(…);
- * RELEASE …`), so a mutating handler costs no more statements than the knex savepoint alone did.
- * Those are simple queries, which carry no parameters: the organization id is inlined, after checking
- * that it is a UUID (it comes from the verified key, and the check makes that irrelevant).
- * ROLLBACK TO SAVEPOINT also undoes the role and the tenant.
+ * the transaction goes on (the failure's audit record still commits). The savepoint and the role go
+ * out with the handler's first statement, in the same round trip (`TransactionSql.queryAfter`: on
+ * `pg` one batch, src/db/sql-pg-batch.ts); the way back is one round trip (`select set_config(…);
+ * RELEASE …`). A handler that sends no SQL costs neither. The leading statements carry no parameters,
+ * so the organization id is inlined, after checking that it is a UUID (it comes from the verified key,
+ * and the check makes that irrelevant). ROLLBACK TO SAVEPOINT also undoes the role and the tenant.
  */
 export async function runInTenantSavepoint<T>(
   sql: TransactionSql,
   organizationId: string,
   work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  if (!UUID.test(organizationId)) throw new Error('The organization id is not a UUID.');
-  await sql.exec(
-    `savepoint ${SAVEPOINT}; select set_config('role', '${RUNTIME_ROLE}', true), ` +
-      `set_config('agw.organization_id', '${organizationId}', true)`,
-  );
+  const enter = [`savepoint ${SAVEPOINT}`, enterTenantText(organizationId)];
+  let entered = false;
+  const tenant: Sql = {
+    query(text, params, options) {
+      if (entered) return sql.query(text, params, options);
+      // Set before the first await: a second statement sent meanwhile queues behind this batch.
+      entered = true;
+      return sql.queryAfter(enter, text, params, options);
+    },
+  };
   let value: T;
   try {
-    value = await work(sql);
+    value = await work(tenant);
   } catch (error) {
-    await sql.exec(`rollback to savepoint ${SAVEPOINT}; release savepoint ${SAVEPOINT}`);
+    if (entered) await sql.exec(`rollback to savepoint ${SAVEPOINT}; release savepoint ${SAVEPOINT}`);
     throw error;
   }
-  await sql.exec(`${EXIT_TEXT}; release savepoint ${SAVEPOINT}`);
+  if (entered) await sql.exec(`${EXIT_TEXT}; release savepoint ${SAVEPOINT}`);
   return value;
 }

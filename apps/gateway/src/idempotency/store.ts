@@ -1,5 +1,9 @@
+import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { AUDIT_COLUMNS, type AuditRow, auditRowParams, auditRowsSelect } from '../ports/audit-rows.js';
+import { answerWritesStagedRows, takeStagedAuditRows } from '../ports/staged-audit.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /**
@@ -45,6 +49,60 @@ const DEFAULT_LEASE_SECONDS = 15;
 const REAP_EVERY_MS = 10 * 60_000;
 const REAP_BATCH = 1000;
 
+const SCOPE = 'scope_tenant = $1 AND scope_principal = $2 AND idem_key = $3';
+
+// Named statements (parsed and planned once per connection on PostgreSQL); $1-$3 are always the scope.
+const CLAIM = {
+  name: 'agw.idempotency.claim',
+  text: `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state, locked_by,
+                               lease_expires_at, expires_at)
+         VALUES ($1, $2, $3, $4, 'in_progress', $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7))
+         ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
+           SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', recovery_point = 'started',
+               locked_by = EXCLUDED.locked_by, lease_expires_at = EXCLUDED.lease_expires_at,
+               response_status = NULL, response_headers = NULL, response_body = NULL,
+               response_encrypted = false, created_at = now(), expires_at = EXCLUDED.expires_at
+           WHERE ${TABLE}.expires_at <= now()
+         RETURNING idem_key`,
+};
+const TAKE_OVER = {
+  name: 'agw.idempotency.take-over',
+  text: `UPDATE ${TABLE} SET locked_by = $4, lease_expires_at = now() + make_interval(secs => $5)
+          WHERE ${SCOPE} AND state = 'in_progress' AND lease_expires_at <= now()
+          RETURNING idem_key`,
+};
+const READ = {
+  name: 'agw.idempotency.read',
+  text: `SELECT fingerprint, state, locked_by, (lease_expires_at > now()) AS lease_live, response_status,
+                response_headers, response_body, response_encrypted
+           FROM ${TABLE} WHERE ${SCOPE} AND expires_at > now()`,
+};
+const FENCE = {
+  name: 'agw.idempotency.fence',
+  text: `SELECT idem_key FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress' FOR UPDATE`,
+};
+// The answer and every audit row of the transaction in one statement: the rows the guard chain staged
+// (src/ports/staged-audit.ts) and the idempotent run's own; a data-modifying CTE runs whether or not
+// the UPDATE matches (then the caller throws and the transaction rolls back).
+const COMPLETE = {
+  name: 'agw.idempotency.complete',
+  text: `WITH audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(9)})
+         UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
+                lease_expires_at = NULL, response_status = $5, response_headers = $6::jsonb,
+                response_body = $7, response_encrypted = $8
+          WHERE ${SCOPE} AND locked_by = $4`,
+};
+const DISCARD = {
+  name: 'agw.idempotency.discard',
+  text: `WITH audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(5)})
+         DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4`,
+};
+const RELEASE = {
+  name: 'agw.idempotency.release',
+  text: `DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress'
+            AND recovery_point = 'started'`,
+};
+
 interface Row {
   fingerprint: string;
   state: 'in_progress' | 'completed';
@@ -62,6 +120,7 @@ interface Row {
  * release on rollback. Works across instances because the primary key decides, not process memory.
  */
 export class IdempotencyStore {
+  readonly #sql: Sql;
   readonly #lease: number;
   readonly #retention: number;
   #lastReap = 0;
@@ -71,6 +130,7 @@ export class IdempotencyStore {
     private readonly box: SecretBox,
     timings: IdempotencyTimings = {},
   ) {
+    this.#sql = sqlDatabaseOfKnex(knex);
     this.#lease = timings.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.#retention = timings.retentionSeconds ?? 24 * 3600;
   }
@@ -88,18 +148,10 @@ export class IdempotencyStore {
   async begin(scope: IdempotencyScope, fingerprint: string, requestId: string): Promise<BeginResult> {
     this.reapSoon();
     for (let round = 0; round < 3; round += 1) {
-      const claimed = await this.knex.raw(
-        `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state, locked_by,
-                               lease_expires_at, expires_at)
-         VALUES (?, ?, ?, ?, 'in_progress', ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
-         ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', recovery_point = 'started',
-               locked_by = EXCLUDED.locked_by, lease_expires_at = EXCLUDED.lease_expires_at,
-               response_status = NULL, response_headers = NULL, response_body = NULL,
-               response_encrypted = false, created_at = now(), expires_at = EXCLUDED.expires_at
-           WHERE ${TABLE}.expires_at <= now()
-         RETURNING idem_key`,
+      const claimed = await this.#sql.query(
+        CLAIM.text,
         [scope.tenant, scope.principal, scope.key, fingerprint, requestId, this.#lease, this.#retention],
+        { name: CLAIM.name },
       );
       if (claimed.rows.length > 0) return { kind: 'claimed' };
 
@@ -112,12 +164,10 @@ export class IdempotencyStore {
       }
       if (row.state === 'completed') return { kind: 'replay', response: this.toResponse(row) };
       if (row.lease_live) throw inProgress();
-      const taken = await this.knex.raw(
-        `UPDATE ${TABLE} SET locked_by = ?, lease_expires_at = now() + make_interval(secs => ?)
-          WHERE scope_tenant = ? AND scope_principal = ? AND idem_key = ?
-            AND state = 'in_progress' AND lease_expires_at <= now()
-          RETURNING idem_key`,
-        [requestId, this.#lease, scope.tenant, scope.principal, scope.key],
+      const taken = await this.#sql.query(
+        TAKE_OVER.text,
+        [scope.tenant, scope.principal, scope.key, requestId, this.#lease],
+        { name: TAKE_OVER.name },
       );
       if (taken.rows.length > 0) return { kind: 'claimed' };
     }
@@ -129,12 +179,12 @@ export class IdempotencyStore {
    * throws so the whole transaction rolls back. Call before any business write.
    */
   async fence(trx: Knex.Transaction, scope: IdempotencyScope, requestId: string): Promise<void> {
-    const held = await trx(TABLE)
-      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
-      .andWhere({ locked_by: requestId, state: 'in_progress' })
-      .forUpdate()
-      .first('idem_key');
-    if (!held) throw inProgress();
+    const held = await sqlOfKnexTransaction(trx).query(FENCE.text, [...scopeParams(scope), requestId], {
+      name: FENCE.name,
+    });
+    // From here the answer (complete or discard) writes the audit rows the chain stages on `trx`.
+    answerWritesStagedRows(trx);
+    if (held.rows.length === 0) throw inProgress();
   }
 
   /**
@@ -147,24 +197,22 @@ export class IdempotencyStore {
     requestId: string,
     response: StoredResponse,
     encrypt: boolean,
-    auditRow?: Record<string, unknown>,
+    auditRow?: AuditRow,
   ): Promise<void> {
-    const claim = trx(TABLE);
-    if (auditRow !== undefined) claim.with('audit', trx('audit_events').insert(auditRow));
-    const updated = await claim
-      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
-      .andWhere({ locked_by: requestId })
-      .update({
-        state: 'completed',
-        recovery_point: 'finished',
-        locked_by: null,
-        lease_expires_at: null,
-        response_status: response.status,
-        response_headers: JSON.stringify({ 'content-type': response.contentType }),
-        response_body: encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
-        response_encrypted: encrypt,
-      });
-    if (updated !== 1) throw inProgress();
+    const updated = await sqlOfKnexTransaction(trx).query(
+      COMPLETE.text,
+      [
+        ...scopeParams(scope),
+        requestId,
+        response.status,
+        JSON.stringify({ 'content-type': response.contentType }),
+        encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
+        encrypt,
+        ...auditRowParams(auditRows(trx, auditRow)),
+      ],
+      { name: COMPLETE.name },
+    );
+    if (updated.rowCount !== 1) throw inProgress();
   }
 
   /**
@@ -176,24 +224,19 @@ export class IdempotencyStore {
     trx: Knex.Transaction,
     scope: IdempotencyScope,
     requestId: string,
-    auditRow: Record<string, unknown>,
+    auditRow: AuditRow,
   ): Promise<void> {
-    const result: number | { rowCount?: number; affectedRows?: number } = await trx(TABLE)
-      .with('audit', trx('audit_events').insert(auditRow))
-      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
-      .andWhere({ locked_by: requestId })
-      .delete();
-    // knex's PostgreSQL dialect answers a count; the PGlite adapter the driver's result.
-    const deleted = typeof result === 'number' ? result : (result.rowCount ?? result.affectedRows);
-    if (deleted !== 1) throw inProgress();
+    const deleted = await sqlOfKnexTransaction(trx).query(
+      DISCARD.text,
+      [...scopeParams(scope), requestId, ...auditRowParams(auditRows(trx, auditRow))],
+      { name: DISCARD.name },
+    );
+    if (deleted.rowCount !== 1) throw inProgress();
   }
 
   /** After a rollback: deletes the claim so a retry with the same key runs again. */
   async release(scope: IdempotencyScope, requestId: string): Promise<void> {
-    await this.knex(TABLE)
-      .where({ scope_tenant: scope.tenant, scope_principal: scope.principal, idem_key: scope.key })
-      .andWhere({ locked_by: requestId, state: 'in_progress', recovery_point: 'started' })
-      .delete();
+    await this.#sql.query(RELEASE.text, [...scopeParams(scope), requestId], { name: RELEASE.name });
   }
 
   /** Deletes up to `batch` expired rows (their ciphertexts with them); returns how many. */
@@ -214,13 +257,8 @@ export class IdempotencyStore {
   }
 
   private async read(scope: IdempotencyScope): Promise<Row | undefined> {
-    const result = await this.knex.raw(
-      `SELECT fingerprint, state, locked_by, (lease_expires_at > now()) AS lease_live, response_status,
-              response_headers, response_body, response_encrypted
-         FROM ${TABLE} WHERE scope_tenant = ? AND scope_principal = ? AND idem_key = ? AND expires_at > now()`,
-      [scope.tenant, scope.principal, scope.key],
-    );
-    return result.rows[0] as Row | undefined;
+    const result = await this.#sql.query<Row>(READ.text, scopeParams(scope), { name: READ.name });
+    return result.rows[0];
   }
 
   private toResponse(row: Row): StoredResponse {
@@ -236,6 +274,17 @@ export class IdempotencyStore {
       body,
     };
   }
+}
+
+function scopeParams(scope: IdempotencyScope): string[] {
+  return [scope.tenant, scope.principal, scope.key];
+}
+
+/** The audit rows the answer's statement writes: those staged on `trx`, then the run's own. */
+function auditRows(trx: Knex.Transaction, own: AuditRow | undefined): AuditRow[] {
+  const rows = takeStagedAuditRows(trx);
+  if (own !== undefined) rows.push(own);
+  return rows;
 }
 
 function inProgress(): GatewayError {

@@ -3,7 +3,8 @@ import type { CapabilityContext, CapabilityHandler, IdGenerator, MailPort, Sql }
 import type { Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
-import { enterTenant, runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { runAsTenantRead } from '../db/tenant-read.js';
 import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
 import type { InvokeRuntime } from './runtime.js';
 
@@ -29,9 +30,10 @@ export interface HandlerCall {
  *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
  *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
  *   transaction and answers 500).
- * - A free read has no transaction (its audit rows are group-committed on the pool), but a transaction
- *   is what scopes the role and the tenant: the handler alone runs in a short one (BEGIN, tenant,
- *   the handler's statements, COMMIT; no reset needed, COMMIT ends both).
+ * - A free read has no transaction of the invoke's (its audit rows are group-committed on the pool):
+ *   its handler runs on a pooled connection where each statement carries the tenant's role in its own
+ *   implicit transaction (src/db/tenant-read.ts): one round trip per statement on PostgreSQL, where
+ *   BEGIN, tenant, statement, COMMIT took four.
  */
 export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Promise<unknown> {
   const { executor } = runtime;
@@ -44,12 +46,8 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
   };
   try {
     if (!executor.inTransaction()) {
-      const value = await runtime.knex.transaction((trx) =>
-        executor.within(trx, async () => {
-          const sql = sqlOfKnexTransaction(trx);
-          await enterTenant(sql, organizationId);
-          return handle(sql);
-        }),
+      const value = await runAsTenantRead(runtime.knex, organizationId, (sql) =>
+        executor.withinSql(sql, () => handle(sql)),
       );
       mail?.dispatch();
       return value;

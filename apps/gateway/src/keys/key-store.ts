@@ -1,5 +1,32 @@
 import type { InstallationState, InstallationStore, KeyRecord, KeyStore } from '@agw/guard';
 import type { Knex } from 'knex';
+import { sqlOfKnex } from '../db/sql-knex.js';
+
+// Named statements with explicit columns: a `select *` prepared on a long-lived connection fails
+// ("cached plan must not change result type") once a migration adds a column.
+const KEY_BY_PREFIX = {
+  name: 'agw.keys.by-prefix',
+  text: `select id, prefix, secret_hash, kind, app_id, installation_id, organization_id, scopes, expires_at,
+                revoked_at, revoked_reason, consumed_at
+           from api_keys where prefix = $1 limit 1`,
+};
+const INSTALLATION_STATE = {
+  name: 'agw.installations.state',
+  text: `select i.id, i.organization_id, i.owner_verified_at, i.agent_email, i.agent_email_verified_at,
+                i.operator_approval_status, o.is_active
+           from installations i join organizations o on o.id = i.organization_id
+          where i.id = $1`,
+};
+
+interface InstallationRow {
+  readonly id: string;
+  readonly organization_id: string;
+  readonly owner_verified_at: Date | null;
+  readonly agent_email: string | null;
+  readonly agent_email_verified_at: Date | null;
+  readonly operator_approval_status: InstallationState['operator_approval_status'];
+  readonly is_active: boolean;
+}
 
 /** An `api_keys` row as the access routes need it (never a plaintext secret: only its sha-256). */
 export interface ApiKeyRow {
@@ -33,9 +60,11 @@ export interface KnexKeyStoreOptions {
  * returned, so they are unknown (401 `invalid_api_key`) on every agent endpoint.
  */
 export function createKnexKeyStore(knex: Knex, options: KnexKeyStoreOptions = {}): KeyStore {
+  const sql = sqlOfKnex(knex);
   return {
     async findByPrefix(prefix: string): Promise<KeyRecord | undefined> {
-      const row = (await knex('api_keys').where({ prefix }).first()) as ApiKeyRow | undefined;
+      const { rows } = await sql.query<ApiKeyRow>(KEY_BY_PREFIX.text, [prefix], { name: KEY_BY_PREFIX.name });
+      const row = rows[0];
       if (!row || row.kind === 'operator') return undefined;
       options.onRow?.(row);
       const spent = row.consumed_at !== null || row.revoked_reason === 'rotated';
@@ -59,20 +88,13 @@ export function createKnexKeyStore(knex: Knex, options: KnexKeyStoreOptions = {}
 
 /** The guard's InstallationStore over PostgreSQL: the installation joined with its organization. */
 export function createKnexInstallationStore(knex: Knex): InstallationStore {
+  const sql = sqlOfKnex(knex);
   return {
     async getState(installationId: string): Promise<InstallationState | undefined> {
-      const row = await knex('installations as i')
-        .join('organizations as o', 'o.id', 'i.organization_id')
-        .where('i.id', installationId)
-        .first(
-          'i.id',
-          'i.organization_id',
-          'i.owner_verified_at',
-          'i.agent_email',
-          'i.agent_email_verified_at',
-          'i.operator_approval_status',
-          'o.is_active',
-        );
+      const { rows } = await sql.query<InstallationRow>(INSTALLATION_STATE.text, [installationId], {
+        name: INSTALLATION_STATE.name,
+      });
+      const row = rows[0];
       if (!row) return undefined;
       return {
         installation_id: row.id,

@@ -1,7 +1,9 @@
+import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
+import { type AuditRow, insertAuditRows } from './audit-rows.js';
 
-/** One `audit_events` insert row (see src/ports/audit-sink.ts). */
-export type AuditRow = Record<string, unknown>;
+export type { AuditRow } from './audit-rows.js';
 
 /** Writes audit rows that are not part of a transaction, several requests' rows per INSERT. */
 export interface AuditBatcher {
@@ -18,11 +20,11 @@ interface Waiting {
 // One batcher per database pool: every writer of audit rows outside a transaction shares its INSERTs.
 const shared = new WeakMap<Knex, AuditBatcher>();
 
-/** The batcher of the pool `knex`, created on first use. */
+/** The batcher of the pool `knex` (its statements on the SQL port over knex's pool), created on first use. */
 export function auditBatcherFor(knex: Knex): AuditBatcher {
   let batcher = shared.get(knex);
   if (batcher === undefined) {
-    batcher = createAuditBatcher(knex);
+    batcher = createAuditBatcher(sqlDatabaseOfKnex(knex));
     shared.set(knex, batcher);
   }
   return batcher;
@@ -35,12 +37,13 @@ export function auditBatcherFor(knex: Knex): AuditBatcher {
  * PostgreSQL round trip is the dominant cost of a read invoke). A batch that fails is retried entry by
  * entry, so one bad row fails only its own request.
  */
-export function createAuditBatcher(knex: Knex, options: { maxRows?: number } = {}): AuditBatcher {
+export function createAuditBatcher(sql: Sql, options: { maxRows?: number } = {}): AuditBatcher {
   const maxRows = options.maxRows ?? 500;
   let queue: Waiting[] = [];
   let flushing = false;
 
-  const insert = (rows: readonly AuditRow[]) => knex('audit_events').insert(rows as AuditRow[]);
+  // One named statement whatever the batch size (src/ports/audit-rows.ts).
+  const insert = (rows: readonly AuditRow[]) => insertAuditRows(sql, rows);
 
   async function flush(): Promise<void> {
     flushing = true;

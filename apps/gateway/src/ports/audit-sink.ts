@@ -4,7 +4,9 @@ import type { AuditRecord, AuditSink } from '@agw/guard';
 import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
 import { auditBatcherFor } from './audit-batcher.js';
+import type { AuditRow } from './audit-rows.js';
 import type { KnexExecutor } from './executor.js';
+import { stageAuditRows } from './staged-audit.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
 function statusOf(record: AuditRecord): number {
@@ -13,7 +15,7 @@ function statusOf(record: AuditRecord): number {
 }
 
 /** The `audit_events` row of a record (its own id, or a fresh one). */
-function toRow(record: AuditRecord) {
+function toRow(record: AuditRecord): AuditRow {
   const {
     audit_id,
     occurred_at,
@@ -46,16 +48,19 @@ function toRow(record: AuditRecord) {
 /**
  * The guard's AuditSink over `audit_events`: one row per decision and outcome, with a fresh audit id
  * (the response's `audit_id`) unless the record brings one. Inside an invoke's transaction the rows
- * commit with the result; outside one (refusals, free reads) they are group-committed with other
- * requests' rows (src/ports/audit-batcher.ts). Either way the call resolves once its rows are written.
- * `appendBatch` writes a deferred decision and its outcome in one statement.
+ * commit with the result, written by the transaction's last statement of the gateway's own (staged:
+ * src/ports/staged-audit.ts), so they cost no round trip of their own; outside one (refusals, free
+ * reads) they are group-committed with other requests' rows (src/ports/audit-batcher.ts) and the call
+ * resolves once they are written. `appendBatch` writes a deferred decision and its outcome together.
  */
 export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   // Outside `within`, current() is the pool: the batcher shared by every writer on it.
   const batcher = auditBatcherFor(executor.current());
-  const write = async (rows: ReturnType<typeof toRow>[]) => {
-    if (executor.inTransaction()) await executor.current()('audit_events').insert(rows);
-    else await batcher.write(rows);
+  const write = async (rows: AuditRow[]) => {
+    const trx = executor.transaction();
+    // No invoke transaction (or a free read's tenant connection, which may not write audit rows).
+    if (trx === undefined) return batcher.write(rows);
+    stageAuditRows(trx, rows);
   };
   return {
     async append(record: AuditRecord): Promise<string> {

@@ -1,26 +1,64 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { insertAuditRows } from './audit-rows.js';
+import { stagedRowsAnswered, takeStagedAuditRows } from './staged-audit.js';
 
 /**
- * Which connection the knex ports use: the transaction of the current invoke when there is one, the
- * pool otherwise. The guard chain is built once with fixed ports, so the transaction travels through
+ * Which connection the ports use: the transaction of the current invoke when there is one, the pool
+ * otherwise. The guard chain is built once with fixed ports, so the transaction travels through
  * AsyncLocalStorage rather than through the ports' arguments.
  */
 export interface KnexExecutor {
-  /** The current transaction, or the pool. */
+  /** The current knex transaction, or the pool. Throws inside {@link withinSql} (no knex transaction). */
   current(): Knex;
-  /** True inside {@link within}: writes then commit (or roll back) with the invoke's transaction. */
+  /** The current knex transaction; undefined outside one and inside {@link withinSql}. */
+  transaction(): Knex.Transaction | undefined;
+  /** The SQL port of the current transaction, or of the pool (one statement per pooled connection). */
+  sql(): Sql;
+  /** True inside {@link within} or {@link withinSql}: writes then commit (or roll back) with it. */
   inTransaction(): boolean;
-  /** Runs `work` with `trx` as the current connection of every port. */
+  /**
+   * Runs `work` with `trx` as the current connection of every port. Audit rows the ports staged on
+   * `trx` (src/ports/staged-audit.ts) are inserted when `work` resolves, unless an idempotent answer
+   * writes them; when `work` throws the transaction rolls back and they are dropped with it.
+   */
   within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with `sql`, a free read's connection as its tenant (src/db/tenant-read.ts), as the
+   * current connection of the ports that speak SQL.
+   */
+  withinSql<T>(sql: Sql, work: () => Promise<T>): Promise<T>;
+}
+
+interface Scope {
+  readonly trx: Knex.Transaction | undefined;
+  readonly sql: Sql;
 }
 
 /** Creates a {@link KnexExecutor} over the pool `knex`. */
 export function createKnexExecutor(knex: Knex): KnexExecutor {
-  const storage = new AsyncLocalStorage<Knex.Transaction>();
+  const storage = new AsyncLocalStorage<Scope>();
+  const pool = sqlDatabaseOfKnex(knex);
   return {
-    current: () => storage.getStore() ?? knex,
+    current() {
+      const scope = storage.getStore();
+      if (scope === undefined) return knex;
+      if (scope.trx === undefined) throw new Error('This transaction has no knex connection.');
+      return scope.trx;
+    },
+    transaction: () => storage.getStore()?.trx,
+    sql: () => storage.getStore()?.sql ?? pool,
     inTransaction: () => storage.getStore() !== undefined,
-    within: (trx, work) => storage.run(trx, work),
+    within(trx, work) {
+      const sql = sqlOfKnexTransaction(trx);
+      return storage.run({ trx, sql }, async () => {
+        const value = await work();
+        if (!stagedRowsAnswered(trx)) await insertAuditRows(sql, takeStagedAuditRows(trx));
+        return value;
+      });
+    },
+    withinSql: (sql, work) => storage.run({ trx: undefined, sql }, work),
   };
 }

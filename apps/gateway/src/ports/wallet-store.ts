@@ -1,5 +1,7 @@
+import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
+import { sqlOfKnex } from '../db/sql-knex.js';
 import type { KnexExecutor } from './executor.js';
 
 type Amount = string | number | null;
@@ -36,23 +38,23 @@ select coalesce(w.balance, 0) - u.total as balance, p.organization_id is not nul
        p.task_cap, p.daily_cap, p.monthly_cap, p.burn_rate_hourly_cap, p.kill_switch,
        s.hour + u.hour as hour, s.today + u.today as today, s.month + u.month as month
 from (select 1) as one
-left join wallets w on w.organization_id = :organization
-left join policy_profiles p on p.organization_id = :organization
+left join wallets w on w.organization_id = $1
+left join policy_profiles p on p.organization_id = $1
 cross join lateral (
   select coalesce(sum(amount) filter (where bucket = 'minute'), 0) as hour,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= :day), 0) as today,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $3), 0) as today,
          coalesce(sum(amount) filter (where bucket = 'day'), 0) as month
   from wallet_spend
-  where organization_id = :organization
-    and ((bucket = 'minute' and starts_at >= :hour) or (bucket = 'day' and starts_at >= :month))
+  where organization_id = $1
+    and ((bucket = 'minute' and starts_at >= $2) or (bucket = 'day' and starts_at >= $4))
 ) as s
 cross join lateral (
   select coalesce(sum(amount), 0) as total,
-         coalesce(sum(amount) filter (where occurred_at >= :hour), 0) as hour,
-         coalesce(sum(amount) filter (where occurred_at >= :day), 0) as today,
-         coalesce(sum(amount) filter (where occurred_at >= :month), 0) as month
+         coalesce(sum(amount) filter (where occurred_at >= $2), 0) as hour,
+         coalesce(sum(amount) filter (where occurred_at >= $3), 0) as today,
+         coalesce(sum(amount) filter (where occurred_at >= $4), 0) as month
   from wallet_ledger
-  where organization_id = :organization and not rolled_up
+  where organization_id = $1 and not rolled_up
 ) as u`;
 
 // A charge is its ledger row and nothing else: no row another run of the organization writes, so it
@@ -60,13 +62,16 @@ cross join lateral (
 const CHARGE_SQL = `
 insert into wallet_ledger
   (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
-values (?, ?, 'charge', ?, ?, ?, false)
+values ($1, $2, 'charge', $3, $4, $5, false)
 on conflict (idempotency_scope) do nothing
 returning id`;
 
-/** Balance, policy and spend windows of an organization in one round trip on `db`. */
+/**
+ * Balance, policy and spend windows of an organization in one round trip on `db` (the SQL port, or a
+ * knex pool or transaction for the admin routes and tests), as the named statement `agw.wallet.snapshot`.
+ */
 export async function readWalletSnapshot(
-  db: Knex | Knex.Transaction,
+  db: Sql | Knex | Knex.Transaction,
   organizationId: string,
   now: Date,
 ): Promise<WalletSnapshot> {
@@ -75,12 +80,11 @@ export async function readWalletSnapshot(
   const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   // One round trip (the hot path reads this on every invoke): balance, policy and the spend sums.
-  const result = (await db.raw(SNAPSHOT_SQL, {
-    organization: organizationId,
-    hour: hourStart,
-    day: dayStart,
-    month: monthStart,
-  })) as { rows: SnapshotRow[] };
+  const result = await sqlOf(db).query<SnapshotRow>(
+    SNAPSHOT_SQL,
+    [organizationId, hourStart, dayStart, monthStart],
+    { name: 'agw.wallet.snapshot' },
+  );
   const row = result.rows[0] as SnapshotRow;
   const policy = row.has_policy ? row : undefined;
   return {
@@ -102,6 +106,10 @@ export async function readWalletSnapshot(
   };
 }
 
+function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
+  return typeof db === 'function' ? sqlOfKnex(db) : db;
+}
+
 /**
  * The guard's WalletStore over PostgreSQL. An organization without a `wallets` row has balance 0;
  * without a `policy_profiles` row it has no caps and the kill switch off (policy_profile_id null).
@@ -110,18 +118,22 @@ export async function readWalletSnapshot(
  */
 export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
   return {
-    getSnapshot: (organizationId, now) => readWalletSnapshot(executor.current(), organizationId, now),
+    getSnapshot: (organizationId, now) => readWalletSnapshot(executor.sql(), organizationId, now),
     async charge(request) {
       // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.
-      const inserted = (await executor
-        .current()
-        .raw(CHARGE_SQL, [
-          request.organization_id,
-          request.amount_credits,
-          request.idempotency_scope,
-          request.capability_id,
-          request.occurred_at,
-        ])) as { rows: unknown[] };
+      const inserted = await executor
+        .sql()
+        .query(
+          CHARGE_SQL,
+          [
+            request.organization_id,
+            request.amount_credits,
+            request.idempotency_scope,
+            request.capability_id,
+            request.occurred_at,
+          ],
+          { name: 'agw.wallet.charge' },
+        );
       return { charged: inserted.rows.length > 0 };
     },
   };

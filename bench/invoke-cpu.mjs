@@ -1,0 +1,138 @@
+// The invoke hot path alone, for work on it: starts the built gateway once, loads the read and the
+// mutating invoke scenarios of bench/scenarios.mjs, and prints per request the gateway's CPU µs and —
+// when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text.
+// CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
+//   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
+// With DATABASE_URL and REDIS_URL set it runs on them (a fresh database, dropped afterwards), otherwise
+// on the embedded default. --rate caps the load at N requests per second in all, so two builds compared
+// on a busy machine do the same work per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { scenarios } from './scenarios.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    profile: { type: 'string' },
+    rate: { type: 'string' },
+    scenarios: { type: 'string', default: 'read,mutating' },
+  },
+});
+const names = { read: 'invoke (read, 9 guards)', mutating: 'invoke (mutating, fresh idempotency key)' };
+const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
+
+/** User + system CPU of `pid` so far, in µs (clock ticks of 10 ms). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function admin(url, text, values) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, values);
+  } finally {
+    await client.end();
+  }
+}
+
+// The services of the environment, if any; the gateway gets them only through `env` below.
+const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...inherited } = process.env;
+const external = databaseUrl && redisUrl;
+let env = {};
+let database;
+if (external) {
+  database = `agw_cpu_${Date.now().toString(36)}`;
+  await admin(databaseUrl, `create database ${database}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  env = { DATABASE_URL: url.href, REDIS_URL: redisUrl };
+}
+const statementsAvailable =
+  external &&
+  (await admin(databaseUrl, "select 1 from pg_extension where extname = 'pg_stat_statements'")).rowCount > 0;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'agw-cpu-'));
+const port = 19080 + Math.floor(Math.random() * 1000);
+const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] : [];
+const child = spawn(
+  process.execPath,
+  [...nodeArgs, join(root, 'apps/cli/dist/bin.js'), 'serve', '--port', String(port), '--data-dir', dataDir],
+  {
+    env: {
+      ...inherited,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
+      RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
+const base = `http://127.0.0.1:${port}`;
+for (let attempt = 0; ; attempt += 1) {
+  if (
+    await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (attempt > 240) throw new Error('the gateway did not start');
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+try {
+  for (const short of args.scenarios.split(',')) {
+    const scenario = scenarios.find((candidate) => candidate.name === names[short]);
+    const request = await scenario.prepare(base, { url: base, dataDir, child });
+    const options = {
+      url: `${base}${request.path}`,
+      connections: Number(args.connections),
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+    };
+    if (args.rate) options.overallRate = Number(args.rate);
+    if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
+    await autocannon({ ...options, duration: 2 }); // warm-up
+    if (statementsAvailable) await admin(databaseUrl, 'select pg_stat_statements_reset()');
+    const before = cpuMicros(child.pid);
+    const result = await autocannon({ ...options, duration: Number(args.duration) });
+    const cpu = cpuMicros(child.pid) - before;
+    const count = result.requests.total;
+    const non2xx = result.non2xx + result.errors;
+    console.log(
+      `${short}: ${count} requests (${non2xx} not 2xx), ${Math.round(result.requests.average)} req/s, ` +
+        `p99 ${result.latency.p99} ms, gateway CPU ${Math.round(cpu / count)} µs/request`,
+    );
+    if (!statementsAvailable) continue;
+    const { rows } = await admin(
+      databaseUrl,
+      `select calls, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+       where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
+      [database],
+    );
+    let total = 0;
+    for (const row of rows) {
+      const perRequest = Number(row.calls) / count;
+      total += perRequest;
+      if (perRequest >= 0.01) console.log(`  ${perRequest.toFixed(2)}  ${row.query.slice(0, 150)}`);
+    }
+    console.log(`  ${total.toFixed(2)} statements per request`);
+  }
+} finally {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
+  if (database) await admin(databaseUrl, `drop database if exists ${database} with (force)`);
+}
