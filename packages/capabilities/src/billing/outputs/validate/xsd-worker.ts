@@ -60,7 +60,7 @@ parentPort.on('message', (message) => {
 
 /**
  * One long-lived xmllint-wasm worker thread per process: schemas are sent to it once per folder, and
- * a check posts only the document. It does not keep the process alive (unref), and is started again
+ * a check posts only the document. It keeps the process alive only while a check is out, and is started again
  * after it died or was stopped.
  */
 export class XsdWorker {
@@ -82,6 +82,8 @@ export class XsdWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
+      // Held while a check is out, so a process awaiting it does not exit under it; idle, let go.
+      worker.ref();
       worker.postMessage({ id, xml, folder, main });
     });
   }
@@ -99,18 +101,22 @@ export class XsdWorker {
     const glue = require.resolve('xmllint-wasm/xmllint-node.js');
     const worker = new Worker(WORKER_CODE, {
       eval: true,
+      // The worker's code is plain CommonJS: none of the parent's flags (--input-type=module, loaders).
+      execArgv: [],
       workerData: { glue, wasm: join(dirname(glue), 'xmllint.wasm') },
     });
-    worker.unref();
     worker.on('message', (message: { id: number; exitCode: number; stderr: string }) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
+      if (this.pending.size === 0) worker.unref();
       waiting?.resolve({ exitCode: message.exitCode, stderr: message.stderr });
     });
     worker.on('error', (error) => this.forget(error));
     worker.on('exit', () => {
       if (this.worker === worker) this.forget(new Error('The XSD worker exited.'));
     });
+    // Idle until a check is posted: a process (a CLI, a script using the library) may exit meanwhile.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
