@@ -15,7 +15,7 @@ import { billingDocumentVoidHandler } from './document-void.js';
 import { billingItemSaveHandler } from './item-save.js';
 import { billingItemSearchHandler } from './item-search.js';
 import { billingMigrations } from './migrations.js';
-import { billingOutputHandlers, billingOutputMigrations, startBillingOutputs } from './outputs/index.js';
+import { billingOutputHandlers, billingOutputMigrations } from './outputs/index.js';
 import { billingPaymentListHandler } from './payment-list.js';
 import { billingPaymentRecordHandler } from './payment-record.js';
 import { billingProfileSaveHandler } from './profile-save.js';
@@ -53,5 +53,4 @@ export const billingDomain: CapabilityDomain = {
   name: 'billing',
   handlers: billingHandlers,
   migrations: [...billingMigrations, ...billingOutputMigrations],
-  start: startBillingOutputs,
 };

@@ -5,7 +5,6 @@ import { billingDocumentSendHandler } from './document-send.js';
 import { billingDocumentXrechnungHandler } from './document-xrechnung.js';
 
 export { billingOutputMigrations } from './migrations.js';
-export { startBillingOutputs } from './start.js';
 
 /** The outputs of an issued document: PDF, XRechnung, Factur-X, and sending them. */
 export const billingOutputHandlers = [

@@ -34,7 +34,7 @@ function levelOf(flag: string): ValidationFinding['level'] {
  * only the schema errors are reported.
  */
 export async function validateEInvoice(xml: string, kind: EInvoiceKind): Promise<ValidationReport> {
-  // Compiled once per process: the first document waits for the warm-up (usually done at start).
+  // Readied once per process, on first use: the first document waits for the warm-up (≈1 s).
   await warmUpEInvoiceValidation();
   const creditNote = /<(?:[A-Za-z0-9_-]+:)?CreditNote[\s>]/.test(xml.slice(0, 2000));
   const { ruleSets, levels } = checksOf(kind, creditNote);

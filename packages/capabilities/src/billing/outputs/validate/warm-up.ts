@@ -12,9 +12,10 @@ let warming: Promise<void> | undefined;
 /**
  * Readies the validator once per process: parses every compiled Schematron (the largest SEF is
  * 6.8 MB of JSON), runs each once so SaxonJS has prepared it, and starts the xmllint worker with
- * every schema folder loaded and its wasm compiled. The billing domain starts this when the gateway
- * starts; a validation arriving earlier waits for it rather than doing the same work again. A failed
- * warm-up (e.g. the rules were never compiled) is retried by the next caller, which then sees the error.
+ * every schema folder loaded and its wasm compiled. The first validation of the process starts it, so
+ * a gateway that never makes an e-invoice does not pay its ≈160 MiB; concurrent ones wait for the same
+ * warm-up. A failed warm-up (e.g. the rules were never compiled) is retried by the next caller, which
+ * then sees the error.
  */
 export function warmUpEInvoiceValidation(): Promise<void> {
   warming ??= (async () => {
