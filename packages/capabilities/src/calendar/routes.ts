@@ -16,6 +16,7 @@ import { checkEmailText } from './form.js';
 import { ICS_DOMAIN } from './ics.js';
 import { type Locale, TEXT } from './messages.js';
 import { renderBookingPage, renderConfirmation, renderUnavailable } from './page.js';
+import { bookOpenApi, pageOpenApi, slotsOpenApi } from './routes-openapi.js';
 import { isTimeZone } from './slots.js';
 
 /** Per client address and minute: page and slot reads, and booking attempts (a person needs a few). */
@@ -358,134 +359,22 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     method: 'POST',
     path,
     bodyLimitBytes: 16 * 1024,
-    openapi: BOOK_OPENAPI(path.includes(':secret')),
+    openapi: bookOpenApi(path.includes(':secret')),
     handle: async (request) =>
       (await limited(request, 'book', limits.bookingsPerMinute)) ?? book(request, secret(request)),
   });
   const secretOf = (request: PublicRequest) => request.params.secret;
   return [
-    readRoute('/book/:slug', (request) => page(request, undefined), PAGE_OPENAPI(false)),
+    readRoute('/book/:slug', (request) => page(request, undefined), pageOpenApi(false)),
     // Before `/book/:slug/:secret`: the first matching route answers, and a secret is never `slots`.
-    readRoute('/book/:slug/slots', (request) => slots(request, undefined), SLOTS_OPENAPI(false)),
+    readRoute('/book/:slug/slots', (request) => slots(request, undefined), slotsOpenApi(false)),
     bookRoute('/book/:slug/bookings', () => undefined),
-    readRoute('/book/:slug/:secret', (request) => page(request, secretOf(request)), PAGE_OPENAPI(true)),
+    readRoute('/book/:slug/:secret', (request) => page(request, secretOf(request)), pageOpenApi(true)),
     readRoute(
       '/book/:slug/:secret/slots',
       (request) => slots(request, secretOf(request)),
-      SLOTS_OPENAPI(true),
+      slotsOpenApi(true),
     ),
     bookRoute('/book/:slug/:secret/bookings', secretOf),
   ];
-}
-
-const pathParams = (secret: boolean) => [
-  { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
-  ...(secret
-    ? [
-        {
-          name: 'secret',
-          in: 'path',
-          required: true,
-          schema: { type: 'string' },
-          description: 'The secret issue_secret showed once.',
-        },
-      ]
-    : []),
-];
-const errors = {
-  '404': { description: 'Unknown, revoked, booked or expired link, or a wrong secret (all alike)' },
-  '429': { description: 'Rate limited per client address' },
-};
-
-function PAGE_OPENAPI(secret: boolean): Record<string, unknown> {
-  return {
-    summary: secret ? 'The booking page of a secret link' : 'The booking page of a public link',
-    parameters: [...pathParams(secret), { name: 'tz', in: 'query', schema: { type: 'string' } }],
-    responses: { '200': { description: 'HTML page', content: { 'text/html': {} } }, ...errors },
-  };
-}
-
-function SLOTS_OPENAPI(secret: boolean): Record<string, unknown> {
-  return {
-    summary: 'Free slots of a booking link',
-    parameters: [
-      ...pathParams(secret),
-      { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' } },
-      { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' } },
-      {
-        name: 'tz',
-        in: 'query',
-        schema: { type: 'string' },
-        description: 'IANA zone for local_date and local_time',
-      },
-      { name: 'event_type_id', in: 'query', schema: { type: 'string', format: 'uuid' } },
-    ],
-    responses: {
-      '200': {
-        description: 'Slots, at most the link’s slot_limit; next_from continues',
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              properties: {
-                timezone: { type: 'string' },
-                slots: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      start: { type: 'string', format: 'date-time' },
-                      end: { type: 'string', format: 'date-time' },
-                      local_date: { type: 'string' },
-                      local_time: { type: 'string' },
-                    },
-                  },
-                },
-                more: { type: 'boolean' },
-                next_from: { type: ['string', 'null'] },
-              },
-            },
-          },
-        },
-      },
-      '400': { description: 'Bad tz, from or to' },
-      ...errors,
-    },
-  };
-}
-
-function BOOK_OPENAPI(secret: boolean): Record<string, unknown> {
-  return {
-    summary: 'Book a slot of a booking link',
-    parameters: pathParams(secret),
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['start', 'name', 'email'],
-            properties: {
-              start: { type: 'string', format: 'date-time' },
-              event_type_id: { type: 'string', format: 'uuid' },
-              name: { type: 'string', maxLength: 160 },
-              email: { type: 'string', maxLength: 320 },
-              phone: { type: 'string', maxLength: 40 },
-              note: { type: 'string', maxLength: 2000 },
-              timezone: { type: 'string' },
-            },
-          },
-        },
-      },
-    },
-    responses: {
-      '201': { description: 'Booked; both sides get a mail with an .ics' },
-      '400': { description: 'Invalid fields' },
-      '403': {
-        description: 'email_binding_required: only the recipient may book, or a cross-site form post',
-      },
-      '409': { description: 'slot_taken: the time is no longer free' },
-      ...errors,
-    },
-  };
 }
