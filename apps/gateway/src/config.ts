@@ -25,6 +25,12 @@ export interface GatewayConfig {
   readonly databaseStatementTimeoutMs?: number | undefined;
   /** Redis connection string; undefined means Redis is not configured. */
   readonly redisUrl: string | undefined;
+  /**
+   * REDIS_KEY_PREFIX: put before every Redis key and channel name of this gateway, so gateways with
+   * different databases can share one Redis without sharing rate-limit buckets or cache invalidations.
+   * Empty (the default) keeps the plain names; instances of one gateway must use the same prefix.
+   */
+  readonly redisKeyPrefix: string;
   /** SMTP connection string; undefined selects the dev mailbox under dataDir/mail. */
   readonly smtpUrl: string | undefined;
   /** pino log level. */
@@ -125,6 +131,7 @@ export function loadConfig(
     ),
     databaseStatementTimeoutMs: parseStatementTimeout(blankToUndefined(env.DATABASE_STATEMENT_TIMEOUT_MS)),
     redisUrl: parseServiceUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    redisKeyPrefix: parseRedisKeyPrefix(env.REDIS_KEY_PREFIX ?? ''),
     smtpUrl: parseServiceUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], 'smtp://user:pass@127.0.0.1:587'),
     logLevel: parseLogLevel(blankToUndefined(env.LOG_LEVEL) ?? 'info'),
     bodyLimitBytes: parseBodyLimit(blankToUndefined(env.BODY_LIMIT_BYTES)),
@@ -238,6 +245,16 @@ function parseServiceUrl(
     throw new ConfigError(
       variable,
       `${variable} must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, got ${scheme} (example: ${variable}=${example})`,
+    );
+  }
+  return value;
+}
+
+function parseRedisKeyPrefix(value: string): string {
+  if (!/^[A-Za-z0-9_.:-]{0,64}$/.test(value)) {
+    throw new ConfigError(
+      'REDIS_KEY_PREFIX',
+      `REDIS_KEY_PREFIX must be at most 64 letters, digits or _ . : -, got '${value}' (example: REDIS_KEY_PREFIX=staging:)`,
     );
   }
   return value;

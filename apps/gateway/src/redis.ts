@@ -10,8 +10,10 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
  * {@link REDIS_COMMAND_TIMEOUT_MS} when it hangs, so a dead Redis degrades /health and switches rate
  * limits to their in-process insurance instead of hanging requests or crashing the process.
  */
-export function createRedis(url: string, logger: Logger): Redis {
+export function createRedis(url: string, logger: Logger, keyPrefix = ''): Redis {
   const redis = new Redis(url, {
+    // ioredis puts it before every key (Lua scripts' KEYS included); channel names get it in state-cache.ts.
+    keyPrefix,
     lazyConnect: true,
     connectTimeout: 2000,
     maxRetriesPerRequest: 1,

@@ -99,7 +99,7 @@ export async function startGateway(
     await ensureOperatorKey(database.knex, config.dataDir, logger);
     if (config.redisUrl) {
       logger.info({ redis: redactUrl(config.redisUrl) }, 'redis configured');
-      redis = createRedis(config.redisUrl, logger);
+      redis = createRedis(config.redisUrl, logger, config.redisKeyPrefix);
       await firstConnection(redis, REDIS_FIRST_CONNECT_MS);
     }
     // The app is attached once the real port is known (PORT=0), before any request can be read.

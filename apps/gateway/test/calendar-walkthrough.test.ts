@@ -42,8 +42,19 @@ describe.skipIf(toolsUnavailable)(`docs/calendar.md walk-through ${toolsUnavaila
     const script = await walkThrough();
     expect(script).toContain('approval_token');
     const { stdout } = await run('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      env: { PATH: process.env.PATH, KEY: key, OPERATOR_KEY: gateway.operatorKey, AGW: gateway.url },
+      // SHLVL: bash sources ~/.bashrc when stdin is a socket (Node's pipes are) and SHLVL is unset,
+      // taking it for a remote shell; the walk-through runs without anyone's startup files.
+      env: {
+        PATH: process.env.PATH,
+        SHLVL: '1',
+        KEY: key,
+        OPERATOR_KEY: gateway.operatorKey,
+        AGW: gateway.url,
+      },
       timeout: 60_000,
+    }).catch((error: Error & { stdout?: string }) => {
+      // What the steps printed before the one that failed says which one it was.
+      throw new Error(`${error.message}\nprinted before it failed:\n${error.stdout ?? ''}`);
     });
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe('2'); // availability rules

@@ -13,7 +13,12 @@ import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 
 /** The Redis channel every instance listens on; a message drops that instance's whole cache. */
-export const ACCESS_STATE_CHANNEL = 'agw:access-state:invalidate';
+const ACCESS_STATE_CHANNEL = 'agw:access-state:invalidate';
+
+/** The channel with the client's key prefix: ioredis prefixes keys but never channel names. */
+function accessStateChannel(redis: Redis): string {
+  return `${redis.options.keyPrefix ?? ''}${ACCESS_STATE_CHANNEL}`;
+}
 
 // Each subscriber acknowledges a drop by pushing to this list (suffixed with the message id), so the
 // publisher knows every instance has dropped before its response leaves.
@@ -134,7 +139,7 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     });
     subscriber.on('ready', () => {
       const sentAt = Date.now();
-      subscriber.subscribe(ACCESS_STATE_CHANNEL).then(
+      subscriber.subscribe(accessStateChannel(subscriber)).then(
         () => {
           dropLocal();
           subscribed = true;
@@ -257,7 +262,7 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
  */
 async function publishAndAwaitAcks(redis: Redis): Promise<void> {
   const id = randomUUID();
-  const receivers = await redis.publish(ACCESS_STATE_CHANNEL, id);
+  const receivers = await redis.publish(accessStateChannel(redis), id);
   const ackList = `${ACK_LIST_PREFIX}${id}`;
   const deadline = Date.now() + ACK_WAIT_MS;
   while ((await redis.llen(ackList)) < receivers) {

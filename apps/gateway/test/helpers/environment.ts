@@ -8,7 +8,10 @@ import { copyPgliteTemplate } from './pglite-template.js';
 /**
  * The backing services a test run uses: always a fresh temp DATA_DIR; with DATABASE_URL in the
  * environment a fresh PostgreSQL database created for this file (so reruns never see old rows),
- * otherwise embedded PGlite under the temp DATA_DIR; REDIS_URL is passed through when set.
+ * otherwise embedded PGlite under the temp DATA_DIR; REDIS_URL is passed through when set, with a
+ * REDIS_KEY_PREFIX of this environment's own: the suite's gateways share one Redis, and without it one
+ * file's public-route rate-limit buckets (keyed by client address, 127.0.0.1 for all) or kill-switch
+ * invalidations would reach another file's gateway. Processes started from one environment share it.
  */
 export interface TestEnvironment {
   readonly env: Record<string, string>;
@@ -44,7 +47,10 @@ export async function createTestEnvironment(
       withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
   }
   if (!adminUrl && !options.emptyDataDir) await copyPgliteTemplate(join(dataDir, 'pglite'));
-  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  if (process.env.REDIS_URL) {
+    env.REDIS_URL = process.env.REDIS_URL;
+    env.REDIS_KEY_PREFIX = `agw_test_${randomBytes(6).toString('hex')}:`;
+  }
   return {
     env,
     dataDir,
