@@ -14,15 +14,15 @@ export function renderMarkdown(report) {
     lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
     lines.push(prototypeLine(result.prototype), '');
     lines.push(
-      '| scenario | req/s | p50 ms | p99 ms | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
+      '| scenario | req/s | p50 ms | p99 ms | max ms | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {
       if (row.skipped) {
-        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
+        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.max_ms ?? '—'} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
         );
       }
     }

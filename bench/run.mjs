@@ -83,6 +83,7 @@ async function load(url, request, pid) {
     requests_per_second: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
     non_2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpu_us_per_request: Object.fromEntries(
