@@ -46,7 +46,12 @@ let codeLists: Promise<Record<string, unknown>> | undefined;
 function documentPool(): Promise<Record<string, unknown>> {
   codeLists ??= (async () => {
     const file = join(packageAssetDir('einvoice-rules'), 'sef', CODE_LISTS);
-    return { [pathToFileURL(file).href]: await SaxonJS.getResource({ file, type: 'xml' }) };
+    const parsed = await SaxonJS.getResource({ file, type: 'xml' }).catch(() => {
+      throw new Error(
+        `The compiled e-invoice rules are missing (${file}): build @agw/capabilities (it runs scripts/compile-einvoice-rules.mjs).`,
+      );
+    });
+    return { [pathToFileURL(file).href]: parsed };
   })().catch((error: unknown) => {
     codeLists = undefined;
     throw error;
