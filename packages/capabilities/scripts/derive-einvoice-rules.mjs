@@ -1,21 +1,24 @@
 // Derives a faster copy of an official Schematron stylesheet compiled by the ISO "skeleton" (the
 // Factur-X and CEN EN 16931 XSLT), with the same rules, asserts, ids, flags and messages: only how the
-// rules are reached changes. SaxonJS spent most of a 60-line Factur-X check (≈490 of ≈640 ms) walking
-// the document once per pattern (66 patterns, each visiting every element and attribute through
-// template dispatch) and scanning the code lists linearly (2 162 unit codes per line item). The rewrites,
-// each checked against the file's expected shape (an unexpected shape throws, never derives silently):
+// rules are reached changes. SaxonJS has no indexes (Saxon for Java has), and a 60-line Factur-X took
+// ≈630 ms of CPU, mostly walking the document once per pattern (66 patterns, each visiting every
+// element and attribute through template dispatch), scanning code lists linearly (2 162 unit codes per
+// line) and scanning the whole document for each `//name` in a test. The rewrites, each checked against
+// the file's expected shape (an unexpected shape throws, never derives silently):
 //
 // 1. Code lists: `document(db)/codedb/cl[@id=N]/enumeration[@value=$v]` in an assert's test becomes
 //    `document(db)/codedb/cl[@id=N]/key('…', $v, .)`, a keyed lookup of the same `enumeration`
 //    elements (a key compares untyped values as strings, as `=` does here). The SVRL `test` text keeps
 //    the official expression.
-// 2. Traversal: a pattern's rules fire on the elements and attributes its rule contexts name (the last
-//    step of each `match`). Where every rule of a pattern ends in such a name, the pattern is applied
-//    to exactly those nodes, looked up by name (a key built once per document), in document order,
-//    instead of walking the whole tree — the node set the skeleton would visit, minus nodes that only
-//    its do-nothing default template matches. The templates and their priorities are unchanged, so
-//    the same rule fires on the same node. A pattern with a rule such as `*` keeps the full walk.
-// 3. Trace output nobody reads: `svrl:fired-rule` and `svrl:active-pattern` elements (the latter's
+// 2. `//name` and `//@name` starting a path in an assert or report test read a by-name key (see
+//    indexDescendantPaths): the same nodes in the same order.
+// 3. Traversal: a pattern's rules fire on the elements and attributes its rule contexts name (the last
+//    step of each `match`: `ram:ID`, `@schemeID`, or a wildcard such as `ram:*`). The pattern is applied
+//    to exactly those nodes (the key, or `//ram:*` for a wildcard), in document order, instead of
+//    walking the whole tree — the nodes the skeleton would visit, minus those only its do-nothing
+//    default template matches. The templates and their priorities are unchanged, so the same rule fires
+//    on the same node. A pattern with a rule context ending otherwise (`/`, `text()`) keeps its walk.
+// 4. Trace output nobody reads: `svrl:fired-rule` and `svrl:active-pattern` elements (the latter's
 //    `apply-templates` runs the default mode, whose only template drops text: it outputs nothing).
 //
 // `test/einvoice-derived-rules.test.ts` runs the official and derived stylesheets on valid and broken
@@ -63,8 +66,8 @@ const NAME = /^(@?)((?:[A-Za-z_][\w.-]*:)?[A-Za-z_][\w.-]*)$/;
 const WILDCARD = /^@?(?:[A-Za-z_][\w.-]*:)?\*$/;
 
 /**
- * The names (`ram:ID`, `@schemeID`) a match pattern can match, or undefined when one of its
- * alternatives does not end in a plain element or attribute name (`*`, `node()`, an axis, `/`).
+ * The names (`ram:ID`, `@schemeID`) or wildcards (`ram:*`, `@*`) a match pattern's alternatives end
+ * in, or undefined when one of them ends otherwise (`node()`, `text()`, an axis, `/`).
  */
 export function lastStepNames(pattern) {
   const names = [];
@@ -161,7 +164,14 @@ export function indexDescendantPaths(expression) {
  */
 export function deriveIndexedSchematron(xslt) {
   let text = xslt;
-  const stats = { codeLookups: 0, indexedPatterns: 0, walkedPatterns: 0, firedRules: 0, activePatterns: 0 };
+  const stats = {
+    codeLookups: 0,
+    descendantPaths: 0,
+    indexedPatterns: 0,
+    walkedPatterns: 0,
+    firedRules: 0,
+    activePatterns: 0,
+  };
   if (!text.includes('<!--KEYS AND FUNCTIONS-->')) {
     throw new Error('Not a skeleton-compiled Schematron (no KEYS AND FUNCTIONS section)');
   }
@@ -178,7 +188,6 @@ export function deriveIndexedSchematron(xslt) {
   });
 
   // 2. Paths from the document root in assert and report tests.
-  stats.descendantPaths = 0;
   text = text.replace(/(<xsl:(?:when|if) test=")([^"]*)(")/g, (_, open, test, close) => {
     const { expression, count } = indexDescendantPaths(test);
     stats.descendantPaths += count;
