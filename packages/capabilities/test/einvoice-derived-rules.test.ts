@@ -80,10 +80,22 @@ function broken(xml: string, [what, pattern, replacement]: Breakage): [string, s
   return [what, changed];
 }
 
+/** The official XRechnung test cases, each in UBL and CII. */
+const KOSIT_CASES = [
+  '01.01a-INVOICE',
+  '01.05_minimal_test',
+  '01.18a-INVOICE',
+  '01.20a-INVOICE',
+  '01.21a-INVOICE',
+];
+
 const CII_DOCUMENTS: readonly [string, string][] = [
   ['the official sample EN16931_Einfach (Factur-X)', sample('EN16931_Einfach.factur-x.xml')],
   ['the official sample CII_example1', sample('CII_example1.xml')],
-  ['the official sample 01.01a (XRechnung CII)', sample('01.01a-INVOICE_uncefact.xml')],
+  ...KOSIT_CASES.map((name): [string, string] => [
+    `the official sample ${name} (CII)`,
+    sample(`${name}_uncefact.xml`),
+  ]),
   [
     'an empty CrossIndustryInvoice',
     '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"/>',
@@ -93,7 +105,11 @@ const CII_DOCUMENTS: readonly [string, string][] = [
 const CII_BROKEN = CII_BREAKAGES.map((breakage) => broken(ciiFacturX(base), breakage));
 
 const UBL_DOCUMENTS: readonly [string, string][] = [
-  ['the official sample 01.01a (XRechnung UBL)', sample('01.01a-INVOICE_ubl.xml')],
+  ...KOSIT_CASES.map((name): [string, string] => [
+    `the official sample ${name} (UBL)`,
+    sample(`${name}_ubl.xml`),
+  ]),
+  ['the official sample ubl-tc434-example1', sample('ubl-tc434-example1.xml')],
   ['the official sample ubl-tc434-creditnote1', sample('ubl-tc434-creditnote1.xml')],
   [
     'the official sample without buyer reference, wrong payable amount',
