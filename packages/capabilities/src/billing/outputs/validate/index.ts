@@ -2,7 +2,7 @@ import { CapabilityError } from '../../../define.js';
 import type { ValidationReport } from '../rendering.js';
 import { checksOf, type EInvoiceKind, type RuleSet } from './profiles.js';
 import { withoutSaxonJsArtefacts } from './saxonjs-artefacts.js';
-import { runSchematron } from './schematron.js';
+import { parseForRules, runSchematron } from './schematron.js';
 import { warmUpEInvoiceValidation } from './warm-up.js';
 import { xsdErrors } from './xsd.js';
 
@@ -50,9 +50,11 @@ export async function validateEInvoice(xml: string, kind: EInvoiceKind): Promise
       ];
     });
   const ruleChecks: [RuleSet, ValidationFinding[]][] = [];
+  // Parsed once for all rule sets; not well-formed, it fails each rule set as before (the schema says why).
+  const parsed = await parseForRules(xml).catch(() => xml);
   for (const ruleSet of ruleSets) {
     if (ruleSet.schematron === undefined) continue;
-    const found = await runSchematron(ruleSet.schematron, xml).catch(() => undefined);
+    const found = await runSchematron(ruleSet.schematron, parsed).catch(() => undefined);
     // A document the schema refuses may not even get through the rules; the schema errors say why.
     if (found === undefined) break;
     ruleChecks.push([

@@ -9,6 +9,7 @@ declare module 'saxon-js' {
   }
   const SaxonJS: {
     transform(options: Record<string, unknown>, mode: 'async'): Promise<TransformResult>;
+    getResource(options: ({ file: string } | { text: string }) & { type: 'xml' }): Promise<unknown>;
     XPath: {
       evaluate(xpath: string, context: unknown, options: Record<string, unknown>): SaxonNode[];
     };

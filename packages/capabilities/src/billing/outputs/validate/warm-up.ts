@@ -26,7 +26,7 @@ export function warmUpEInvoiceValidation(): Promise<void> {
       xsdErrors(CII, 'cii-d16b', 'CrossIndustryInvoice_100pD16B.xsd'),
       xsdErrors(CII, 'facturx-1.09.2-en16931', 'FACTUR-X_EN16931.xsd'),
       (async () => {
-        for (const name of SCHEMATRON_NAMES) await runSchematron(name, name.endsWith('UBL') ? UBL : CII);
+        for (const name of SCHEMATRON_NAMES) await runSchematron(name, name.includes('UBL') ? UBL : CII);
       })(),
     ]);
   })().catch((error: unknown) => {
