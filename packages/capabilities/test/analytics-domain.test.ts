@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyticsDomain } from '../src/analytics/index.js';
 import { hostAllowed } from '../src/analytics/ingestion.js';
-import { EVENT_COLUMNS } from '../src/analytics/sql.js';
-import { type EventRow, EventWriter } from '../src/analytics/writer.js';
+import { type EventRecord, EventWriter } from '../src/analytics/writer.js';
 import type { DomainHost, DomainService, PublicRoute } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
 
@@ -118,8 +117,8 @@ describe('ingestion', () => {
 
 describe('the event writer', () => {
   const log = { info() {}, warn() {}, error() {} };
-  async function rowOf(name: string, propertyId: string): Promise<EventRow> {
-    const values: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
+  async function rowOf(name: string, propertyId: string): Promise<EventRecord> {
+    return {
       id: randomUUID(),
       organization_id: ORG,
       property_id: propertyId,
@@ -133,9 +132,8 @@ describe('the event writer', () => {
       path: null,
       referrer_host: null,
       visitor_id: null,
-      properties: '{}',
+      properties: {},
     };
-    return EVENT_COLUMNS.map((column) => values[column]);
   }
   const names = async () =>
     (await database.db.query<{ name: string }>('select name from analytics_events order by name')).rows.map(
@@ -156,14 +154,14 @@ describe('the event writer', () => {
     const { id } = await property(30);
     const sql = hostOf(database).sql;
     let failures = 1;
-    const flaky = {
+    const flaky: typeof sql = {
       ...sql,
-      transaction: <T>(fn: Parameters<typeof sql.transaction<T>>[0]) => {
+      query: (text, params, options) => {
         if (failures > 0) {
           failures -= 1;
           return Promise.reject(Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' }));
         }
-        return sql.transaction(fn);
+        return sql.query(text, params, options);
       },
     };
     const writer = new EventWriter(flaky, log);

@@ -7,7 +7,7 @@ import { type IncomingEvent, parseEvents } from './event-input.js';
 import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
-import type { EventRow, EventWriter, StaleMark } from './writer.js';
+import type { EventRecord, EventWriter, StaleRecord } from './writer.js';
 
 /** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
 export const CORS_HEADERS = {
@@ -74,26 +74,28 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     request: PublicRequest,
     now: Date,
     day: string,
-  ): Promise<EventRow> {
+  ): Promise<EventRecord> {
     const userAgent = request.headers['user-agent'] ?? '';
     const referrer =
       event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : null;
-    return [
-      randomUUID(),
-      property.organization_id,
-      property.id,
-      event.occurredAt,
-      now,
-      event.name,
-      event.category,
-      event.source,
-      event.outcome,
-      event.url?.hostname ?? null,
-      event.url?.pathname ?? null,
-      referrer,
-      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, day, now) : null,
-      JSON.stringify(event.properties),
-    ];
+    return {
+      id: randomUUID(),
+      organization_id: property.organization_id,
+      property_id: property.id,
+      occurred_at: event.occurredAt,
+      received_at: now,
+      name: event.name,
+      category: event.category,
+      source: event.source,
+      outcome: event.outcome,
+      host: event.url?.hostname ?? null,
+      path: event.url?.pathname ?? null,
+      referrer_host: referrer,
+      visitor_id: event.url
+        ? await visitors.of(property.id, request.clientAddress, userAgent, day, now)
+        : null,
+      properties: event.properties,
+    };
   }
 
   return async function handle(request: PublicRequest): Promise<PublicResponse> {
@@ -136,8 +138,8 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     }
     const userAgent = request.headers['user-agent'] ?? '';
     const dropped = { bot: 0, domain: 0 };
-    const rows: EventRow[] = [];
-    const stale: StaleMark[] = [];
+    const rows: EventRecord[] = [];
+    const stale: StaleRecord[] = [];
     const today = localDay(property.timezone, now);
     for (const event of parsed.events) {
       // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
@@ -147,7 +149,14 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
         const day = event.occurredAt === now ? today : localDay(property.timezone, event.occurredAt);
         rows.push(await row(property, event, request, now, day));
         // An event of an earlier day: that day's rollup (if made already) is made again.
-        if (day < today) stale.push([randomUUID(), property.organization_id, property.id, day]);
+        if (day < today) {
+          stale.push({
+            id: randomUUID(),
+            organization_id: property.organization_id,
+            property_id: property.id,
+            day,
+          });
+        }
       }
     }
     if (rows.length > 0 && !writer.accept(rows, stale)) {
