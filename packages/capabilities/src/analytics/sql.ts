@@ -95,8 +95,9 @@ export interface EventRecord {
   readonly id: string;
   readonly organization_id: string;
   readonly property_id: string;
-  readonly occurred_at: Date;
-  readonly received_at: Date;
+  /** ISO 8601 (a string, not a Date: JSON.stringify of the batch then never calls toJSON). */
+  readonly occurred_at: string;
+  readonly received_at: string;
   readonly name: string;
   readonly category: string | null;
   readonly source: string | null;
