@@ -150,6 +150,30 @@ describe('the event writer', () => {
     expect(await names()).toEqual(['a', 'b']);
   });
 
+  it('writes the events that arrive within moments of each other with one statement', async () => {
+    const { id } = await property(30);
+    const sql = hostOf(database).sql;
+    let statements = 0;
+    const counting: typeof sql = {
+      ...sql,
+      query: (text, params, options) => {
+        statements += 1;
+        return sql.query(text, params, options);
+      },
+    };
+    const writer = new EventWriter(counting, log);
+    // The first event of a quiet moment is written at once; the next ones, a few ms apart, wait for
+    // each other (GATHER_MS) instead of costing a statement each.
+    writer.accept([await rowOf('a', id)]);
+    for (const name of ['b', 'c', 'd']) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      writer.accept([await rowOf(name, id)]);
+    }
+    await writer.drain();
+    expect(await names()).toEqual(['a', 'b', 'c', 'd']);
+    expect(statements).toBe(2);
+  });
+
   it('keeps the rows through an outage and writes them once the database answers again', async () => {
     const { id } = await property(30);
     const sql = hostOf(database).sql;
