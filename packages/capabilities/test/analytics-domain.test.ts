@@ -199,6 +199,17 @@ describe('the event writer', () => {
     expect(await names()).toEqual(['kept']);
   });
 
+  it('writes events whose organization is deleted with them, through their property', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    writer.accept([await rowOf('kept until the organization goes', id)]);
+    await writer.drain();
+    expect(await names()).toHaveLength(1);
+    await database.db.query('delete from installations where organization_id = $1', [ORG]);
+    await database.db.query('delete from organizations where id = $1', [ORG]);
+    expect(await names()).toEqual([]);
+  });
+
   it('drops a row the database refuses (its property is gone), not the rest of its batch', async () => {
     const { id } = await property(30);
     const writer = new EventWriter(hostOf(database).sql, log);
