@@ -18,6 +18,8 @@ const routes: PublicRoute[] = [
     path: '/book/:slug',
     handle: async (request) => ({ status: 200, body: { slug: request.params.slug } }),
   },
+  // Router syntax beyond `:name` is left to Koa's router.
+  { method: 'GET', path: '/files/*rest', handle: async () => ({ status: 200 }) },
 ];
 
 let server: Server;
@@ -59,6 +61,8 @@ describe('the public routes dispatch', () => {
       ['HEAD', '/book/intro-call'],
       ['GET', '/book/intro%2Dcall'],
       ['GET', '/book/intro-call/more'],
+      ['GET', '/files/a/b'],
+      ['GET', '/files/*rest'],
       ['GET', '/health'],
     ];
     for (const [method, path] of others) {

@@ -27,6 +27,8 @@ interface Matcher {
 }
 
 const EMPTY = new Uint8Array(0);
+const PLAIN_SEGMENT = /^[A-Za-z0-9._~-]*$/;
+const PARAMETER = /^:[A-Za-z_][A-Za-z0-9_]*$/;
 const REQUEST_ID = REQUEST_ID_HEADER.toLowerCase();
 const SECURITY_HEADERS = Object.entries(securityHeaders).map(([name, value]) => [name.toLowerCase(), value]);
 
@@ -52,7 +54,10 @@ export function servePublicRoutesFirst(
   const exact = new Map<string, PublicRoute>();
   const patterns: Matcher[] = [];
   for (const { route } of routes) {
-    if (route.path.includes(':')) patterns.push({ route, segments: route.path.split('/') });
+    const segments = route.path.split('/');
+    // Other router syntax (optional parts, wildcards, patterns) is left to Koa's router, which knows it.
+    if (!segments.every((segment) => PLAIN_SEGMENT.test(segment) || PARAMETER.test(segment))) continue;
+    if (route.path.includes(':')) patterns.push({ route, segments });
     else exact.set(`${route.method} ${route.path}`, route);
   }
   if (exact.size === 0 && patterns.length === 0) return fallback;
@@ -88,14 +93,13 @@ export function servePublicRoutesFirst(
       fallback(request, response);
       return;
     }
-    void serve(
-      found.route,
-      found.params,
-      path,
-      query === -1 ? '' : url.slice(query + 1),
-      request,
-      response,
-      options,
+    const querystring = query === -1 ? '' : url.slice(query + 1);
+    serve(found.route, found.params, path, querystring, request, response, options).catch(
+      (error: unknown) => {
+        // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
+        options.logger.error({ err: error }, 'response stream failed');
+        response.destroy();
+      },
     );
   };
 }
