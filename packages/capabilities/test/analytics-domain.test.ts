@@ -174,6 +174,34 @@ describe('the event writer', () => {
     expect(statements).toBe(2);
   });
 
+  it('catches up on a backlog two statements at a time, and writes every event', async () => {
+    const { id } = await property(30);
+    const sql = hostOf(database).sql;
+    let inFlight = 0;
+    let most = 0;
+    const watched: typeof sql = {
+      ...sql,
+      query: async (text, params, options) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          return await sql.query(text, params, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const writer = new EventWriter(watched, log);
+    const backlog = await Promise.all(Array.from({ length: 1800 }, (_, index) => rowOf(`e${index}`, id)));
+    expect(writer.accept(backlog)).toBe(true);
+    await writer.drain();
+    expect(most).toBe(2);
+    const { rows } = await database.db.query<{ count: number }>(
+      'select count(*)::int as count from analytics_events',
+    );
+    expect(rows[0]?.count).toBe(1800);
+  });
+
   it('keeps the rows through an outage and writes them once the database answers again', async () => {
     const { id } = await property(30);
     const sql = hostOf(database).sql;

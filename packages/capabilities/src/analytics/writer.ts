@@ -91,28 +91,46 @@ export class EventWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#queue.length > 0) {
       await this.#gather();
-      const batch = this.#queue.splice(0, ROWS_PER_STATEMENT);
-      // Marks go with the last of the rows queued with them (never before their events are committed).
-      const marks = this.#queue.length === 0 ? this.#marks.splice(0) : [];
+      const batches = [this.#take()];
+      // A backlog of full statements goes two at a time (PostgreSQL runs them on two connections), so a
+      // busy database catches up sooner. Not while stale marks wait: a mark must not commit before the
+      // events it was queued with, and two statements in flight commit in either order.
+      if (this.#queue.length >= ROWS_PER_STATEMENT && this.#marks.length === 0) batches.push(this.#take());
       this.#lastWrite = Date.now();
-      try {
-        await this.#insert(batch, marks);
-      } catch (error) {
-        if (refusedRow(error)) await this.#insertOneByOne(batch, marks);
-        else if (this.#stopping) {
-          const lost = batch.length + this.#queue.length;
-          this.log.error({ err: error, lost_events: lost }, 'event write failed');
-          this.#queue = [];
-          this.#marks = [];
-        } else {
-          const queued = batch.length + this.#queue.length;
-          this.log.warn({ err: error, queued_events: queued }, 'event write failed');
-          this.#requeue(batch, marks);
-          await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
-        }
-      }
+      const outcomes = await Promise.all(batches.map((batch) => this.#write(batch.rows, batch.marks)));
+      if (outcomes.includes('retry'))
+        await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
     }
     this.#running = undefined;
+  }
+
+  /** The next statement's rows, with the marks when they are the last rows queued with them. */
+  #take(): { rows: EventRecord[]; marks: StaleRecord[] } {
+    const rows = this.#queue.splice(0, ROWS_PER_STATEMENT);
+    // Marks go with the last of the rows queued with them (never before their events are committed).
+    const marks = this.#queue.length === 0 ? this.#marks.splice(0) : [];
+    return { rows, marks };
+  }
+
+  /** Writes one statement's rows; 'retry' when the database failed and they wait in the queue again. */
+  async #write(batch: EventRecord[], marks: StaleRecord[]): Promise<'done' | 'retry'> {
+    try {
+      await this.#insert(batch, marks);
+    } catch (error) {
+      if (refusedRow(error)) await this.#insertOneByOne(batch, marks);
+      else if (this.#stopping) {
+        const lost = batch.length + this.#queue.length;
+        this.log.error({ err: error, lost_events: lost }, 'event write failed');
+        this.#queue = [];
+        this.#marks = [];
+      } else {
+        const queued = batch.length + this.#queue.length;
+        this.log.warn({ err: error, queued_events: queued }, 'event write failed');
+        this.#requeue(batch, marks);
+        return 'retry';
+      }
+    }
+    return 'done';
   }
 
   /**
