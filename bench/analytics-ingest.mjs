@@ -59,7 +59,13 @@ async function load(url, request, pid) {
   return {
     rps: Math.round(result.requests.average),
     p99: result.latency.p99,
-    non2xx: result.non2xx,
+    // Which statuses: a 503 says the writer fell behind (its queue was full), a 429 the address limit.
+    non2xx: [
+      result.non2xx,
+      ...Object.entries(result.statusCodeStats ?? {})
+        .filter(([status]) => !status.startsWith('2'))
+        .map(([status, { count }]) => `(${status}: ${count})`),
+    ].join(' '),
     cpu: cpu.join(', '),
   };
 }

@@ -1,16 +1,17 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type CapabilityDomain, capabilityDomains } from '@agw/capabilities';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
-import { type AppDependencies, createApp, type GatewayApp } from './app.js';
+import { type AppDependencies, createApp } from './app.js';
 import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
 import { type GatewayConfig, redactUrl } from './config.js';
 import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
+import { servePublicRoutesFirst } from './domains/public-dispatch.js';
 import { type RunningDomains, startDomains } from './domains/services.js';
 import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
 import { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
@@ -103,7 +104,7 @@ export async function startGateway(
       await firstConnection(redis, REDIS_FIRST_CONNECT_MS);
     }
     // The app is attached once the real port is known (PORT=0), before any request can be read.
-    let handle: ReturnType<GatewayApp['callback']> | undefined;
+    let handle: RequestListener | undefined;
     const timeouts = httpTimeoutsOf(config);
     server = createServer(serverTimeoutOptions(timeouts), (request, response) => handle?.(request, response));
     handleClientErrors(server, logger, timeouts);
@@ -132,7 +133,7 @@ export async function startGateway(
       retentionHours: config.jobRetentionHours,
       ...options.jobs,
     });
-    handle = createApp({
+    const app = createApp({
       config: effective,
       logger,
       database,
@@ -143,7 +144,9 @@ export async function startGateway(
       handlers: options.handlers,
       jobs,
       domainRoutes: domains.routes,
-    }).callback();
+    });
+    // The domains' public routes (a page view, a booking page) are answered before Koa, the same way.
+    handle = servePublicRoutesFirst(domains.routes, app.callback(), { logger, knex: database.knex });
     jobs.start();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
     const listening = server;

@@ -10,6 +10,7 @@ import { browserUnavailable, launchBrowser } from './helpers/browser.js';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
+import { captureLog } from './helpers/log-capture.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
 const ICS = Buffer.from('BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n');
@@ -125,7 +126,18 @@ const mailer = demoCapability<{ fail: boolean; tag: string }, { staged: string }
   },
 );
 
-const gateway = useGateway({ domains: [demoDomain], ...withCapabilities(mailer) });
+const log = captureLog();
+const gateway = useGateway({ domains: [demoDomain], logger: log.logger, ...withCapabilities(mailer) });
+
+/** Status, headers (without the per-request ones) and body of an answer, for comparing two of them. */
+async function shape(response: Response) {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!['date', 'x-request-id', 'keep-alive', 'connection'].includes(name)) headers[name] = value;
+  });
+  const body = (await response.text()).replace(/"audit_id":"[^"]+"/, '"audit_id":"…"');
+  return { status: response.status, headers, body };
+}
 
 const mailWithSubject = async (subject: string) =>
   (await readDevMailbox(gateway.dataDir)).find((mail) => mail.subject === subject);
@@ -160,6 +172,56 @@ describe('domain public routes', () => {
     const text = await failed.text();
     expectEnvelope(JSON.parse(text), 'internal_error');
     expect(text).not.toContain('mail_outbox');
+  });
+
+  // An exact match is answered before Koa (src/domains/public-dispatch.ts); a trailing slash is the same
+  // route for the router, so it shows what the Koa stack answers.
+  it('answer the same before Koa as through it: headers, bodies, limits and error envelopes', async () => {
+    const pairs: Array<[string, RequestInit]> = [
+      ['/demo/page/intro?tz=UTC', {}],
+      ['/demo/echo', { method: 'POST', body: 'hello' }],
+      ['/demo/echo', { method: 'POST', body: 'x'.repeat(33) }],
+      ['/demo/echo', { method: 'POST', body: Buffer.from([0x61, 0xff]) }],
+      ['/demo/fail', { method: 'POST', body: '{}' }],
+    ];
+    for (const [path, init] of pairs) {
+      const [url, query = ''] = path.split('?');
+      const direct = await shape(await fetch(`${gateway.url}${path}`, init));
+      const throughKoa = await shape(await fetch(`${gateway.url}${url}/${query ? `?${query}` : ''}`, init));
+      expect(direct, `${init.method ?? 'GET'} ${path}`).toEqual(throughKoa);
+    }
+  });
+
+  it('echo the request id, log one line per request and audit a failure', async () => {
+    const ok = await fetch(`${gateway.url}/demo/page/logged`, { headers: { 'X-Request-Id': 'public-1' } });
+    expect(ok.headers.get('x-request-id')).toBe('public-1');
+    const invented = await fetch(`${gateway.url}/demo/page/logged`, {
+      headers: { 'X-Request-Id': 'bad id!' },
+    });
+    expect(invented.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const failed = await fetch(`${gateway.url}/demo/fail`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'X-Request-Id': 'public-2' },
+    });
+    const { error } = await failed.json();
+    const lines = log.entries().filter((entry) => entry.msg === 'request');
+    expect(lines.find((entry) => entry.request_id === 'public-1')).toMatchObject({
+      method: 'GET',
+      route: '/demo/page/:slug',
+      path: '/demo/page/logged',
+      status: 200,
+    });
+    expect(lines.find((entry) => entry.request_id === 'public-2')).toMatchObject({
+      status: 500,
+      error_code: 'internal_error',
+    });
+    const failure = log
+      .entries()
+      .find((entry) => entry.msg === 'request failed' && entry.request_id === 'public-2');
+    expect(JSON.stringify(failure)).toContain('select * from mail_outbox');
+    const rows = await gateway.knex('audit_events').where({ audit_id: error.audit_id });
+    expect(rows).toMatchObject([{ request_id: 'public-2', http_status: 500, outcome: 'failed' }]);
   });
 
   it('count rate limits per key', async () => {

@@ -7,8 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyticsDomain } from '../src/analytics/index.js';
 import { hostAllowed } from '../src/analytics/ingestion.js';
-import { EVENT_COLUMNS } from '../src/analytics/sql.js';
-import { type EventRow, EventWriter } from '../src/analytics/writer.js';
+import { type EventRecord, EventWriter } from '../src/analytics/writer.js';
 import type { DomainHost, DomainService, PublicRoute } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
 
@@ -118,13 +117,13 @@ describe('ingestion', () => {
 
 describe('the event writer', () => {
   const log = { info() {}, warn() {}, error() {} };
-  async function rowOf(name: string, propertyId: string): Promise<EventRow> {
-    const values: Record<(typeof EVENT_COLUMNS)[number], unknown> = {
+  async function rowOf(name: string, propertyId: string): Promise<EventRecord> {
+    return {
       id: randomUUID(),
       organization_id: ORG,
       property_id: propertyId,
-      occurred_at: NOW,
-      received_at: NOW,
+      occurred_at: NOW.toISOString(),
+      received_at: NOW.toISOString(),
       name,
       category: null,
       source: null,
@@ -133,9 +132,8 @@ describe('the event writer', () => {
       path: null,
       referrer_host: null,
       visitor_id: null,
-      properties: '{}',
+      properties: {},
     };
-    return EVENT_COLUMNS.map((column) => values[column]);
   }
   const names = async () =>
     (await database.db.query<{ name: string }>('select name from analytics_events order by name')).rows.map(
@@ -152,18 +150,70 @@ describe('the event writer', () => {
     expect(await names()).toEqual(['a', 'b']);
   });
 
+  it('writes the events that arrive within moments of each other with one statement', async () => {
+    const { id } = await property(30);
+    const sql = hostOf(database).sql;
+    let statements = 0;
+    const counting: typeof sql = {
+      ...sql,
+      query: (text, params, options) => {
+        statements += 1;
+        return sql.query(text, params, options);
+      },
+    };
+    const writer = new EventWriter(counting, log);
+    // The first event of a quiet moment is written at once; the next ones, a few ms apart, wait for
+    // each other (GATHER_MS) instead of costing a statement each.
+    writer.accept([await rowOf('a', id)]);
+    for (const name of ['b', 'c', 'd']) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      writer.accept([await rowOf(name, id)]);
+    }
+    await writer.drain();
+    expect(await names()).toEqual(['a', 'b', 'c', 'd']);
+    expect(statements).toBe(2);
+  });
+
+  it('catches up on a backlog two statements at a time, and writes every event', async () => {
+    const { id } = await property(30);
+    const sql = hostOf(database).sql;
+    let inFlight = 0;
+    let most = 0;
+    const watched: typeof sql = {
+      ...sql,
+      query: async (text, params, options) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          return await sql.query(text, params, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+    const writer = new EventWriter(watched, log);
+    const backlog = await Promise.all(Array.from({ length: 1800 }, (_, index) => rowOf(`e${index}`, id)));
+    expect(writer.accept(backlog)).toBe(true);
+    await writer.drain();
+    expect(most).toBe(2);
+    const { rows } = await database.db.query<{ count: number }>(
+      'select count(*)::int as count from analytics_events',
+    );
+    expect(rows[0]?.count).toBe(1800);
+  });
+
   it('keeps the rows through an outage and writes them once the database answers again', async () => {
     const { id } = await property(30);
     const sql = hostOf(database).sql;
     let failures = 1;
-    const flaky = {
+    const flaky: typeof sql = {
       ...sql,
-      transaction: <T>(fn: Parameters<typeof sql.transaction<T>>[0]) => {
+      query: (text, params, options) => {
         if (failures > 0) {
           failures -= 1;
           return Promise.reject(Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' }));
         }
-        return sql.transaction(fn);
+        return sql.query(text, params, options);
       },
     };
     const writer = new EventWriter(flaky, log);
@@ -175,6 +225,17 @@ describe('the event writer', () => {
     await writer.drain();
     expect(failures).toBe(0);
     expect(await names()).toEqual(['kept']);
+  });
+
+  it('writes events whose organization is deleted with them, through their property', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    writer.accept([await rowOf('kept until the organization goes', id)]);
+    await writer.drain();
+    expect(await names()).toHaveLength(1);
+    await database.db.query('delete from installations where organization_id = $1', [ORG]);
+    await database.db.query('delete from organizations where id = $1', [ORG]);
+    expect(await names()).toEqual([]);
   });
 
   it('drops a row the database refuses (its property is gone), not the rest of its batch', async () => {

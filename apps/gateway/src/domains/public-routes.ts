@@ -12,7 +12,8 @@ const EMPTY = new Uint8Array(0);
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Mounts the domains' public routes (no installation key) behind the gateway's middleware: a thrown
+ * Mounts the domains' public routes (no installation key) behind the gateway's middleware (a request
+ * that matches one exactly is answered before Koa, by src/domains/public-dispatch.ts, the same way): a thrown
  * error becomes the error envelope (500 without details), the body is read up to the route's limit
  * (64 KiB by default, 413 above) and must be UTF-8 (every public route takes text: JSON, a form, a
  * beacon), so a route can decode it without a failure path of its own.
@@ -31,13 +32,7 @@ async function publicRequest(ctx: Context, route: PublicRoute): Promise<PublicRe
     route.method === 'POST'
       ? await readBodyBytes(ctx, route.bodyLimitBytes ?? ANONYMOUS_BODY_LIMIT_BYTES)
       : EMPTY;
-  try {
-    decoder.decode(body);
-  } catch {
-    throw new GatewayError('bad_request', {
-      message: `The request body is not valid UTF-8 (byte offset ${invalidUtf8Offset(body)}).`,
-    });
-  }
+  utf8Body(body);
   const state = ctx.state as GatewayState;
   return {
     params: { ...(ctx.params as Record<string, string>) },
@@ -47,6 +42,17 @@ async function publicRequest(ctx: Context, route: PublicRoute): Promise<PublicRe
     clientAddress: ctx.request.ip,
     requestId: state.requestId,
   };
+}
+
+/** Refuses a body that is not UTF-8 (400, naming the offset of the first bad byte). */
+export function utf8Body(body: Uint8Array): void {
+  try {
+    decoder.decode(body);
+  } catch {
+    throw new GatewayError('bad_request', {
+      message: `The request body is not valid UTF-8 (byte offset ${invalidUtf8Offset(body)}).`,
+    });
+  }
 }
 
 function answer(ctx: Context, response: PublicResponse): void {

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
@@ -46,8 +47,13 @@ export async function readBodyText(ctx: Context, limitBytes: number): Promise<st
 }
 
 /** The raw request body, at most `limitBytes`, with the 413 rules of {@link readBodyText}. */
-export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
-  const declared = ctx.get('content-length');
+export function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer> {
+  return readRequestBytes(ctx.req, limitBytes);
+}
+
+/** {@link readBodyBytes} on Node's request itself (the public routes' dispatch has no Koa context). */
+export async function readRequestBytes(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = request.headers['content-length'] ?? '';
   if (declared !== '' && Number(declared) > limitBytes) {
     // Refuse before reading, and close the connection so the unread body is not parsed as a request.
     throw tooLarge(limitBytes);
@@ -55,7 +61,7 @@ export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<B
   let bytes: Buffer;
   try {
     // No `encoding`: raw-body would decode leniently (invalid bytes → U+FFFD).
-    bytes = await getRawBody(ctx.req, {
+    bytes = await getRawBody(request, {
       length: declared === '' ? undefined : declared,
       limit: limitBytes,
     });

@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { type ErrorCode, type ErrorEnvelope, errorCodes } from '@agw/contracts';
 import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { recordAuditEvent } from '../audit.js';
+import type { Logger } from '../logger.js';
 import { renderError } from './error-envelope.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from './gateway-error.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
@@ -37,40 +39,79 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
     try {
       await next();
     } catch (thrown) {
-      const error = publicError(toGatewayError(thrown));
-      const { status, headers, body } = renderError(error, ctx.state.auditId);
-      const internal = status >= 500;
-      if (internal) {
-        ctx.state.log.error(
-          {
-            err: thrown,
-            audit_id: ctx.state.auditId,
-            code: error.code,
-            request: { method: ctx.method, path: ctx.path, headers: ctx.headers },
-          },
-          'request failed',
-        );
-      }
+      const failure = await answerFailure(knex, thrown, {
+        auditId: ctx.state.auditId,
+        requestId: ctx.state.requestId,
+        log: ctx.state.log,
+        method: ctx.method,
+        path: ctx.path,
+        headers: ctx.headers,
+      });
       for (const name of Object.keys(ctx.response.headers)) {
         if (!KEPT_HEADERS.has(name.toLowerCase())) ctx.remove(name);
       }
-      ctx.set(headers);
-      ctx.status = status;
+      ctx.set(failure.headers);
+      ctx.status = failure.status;
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify(body);
-      ctx.state.errorCode = error.code;
-
-      await recordAuditEvent(knex, ctx.state.log, {
-        auditId: ctx.state.auditId,
-        requestId: ctx.state.requestId,
-        actor: 'anonymous',
-        action: 'http.request',
-        outcome: 'failed',
-        httpStatus: status,
-        details: { code: error.code, method: ctx.method, path: ctx.path.slice(0, 512) },
-      });
+      ctx.body = failure.body;
+      ctx.state.errorCode = failure.code;
     }
   };
+}
+
+/** The request a failure happened in, as {@link answerFailure} needs it. */
+export interface FailedRequest {
+  readonly auditId: string;
+  readonly requestId: string;
+  /** The request's logger (bound to its request id). */
+  readonly log: Logger;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+}
+
+/** What a failed request is answered with: the envelope as JSON text, its status and own headers. */
+export interface FailureAnswer {
+  readonly status: number;
+  /** The error's headers (Allow, Retry-After, Connection); the failed response keeps only KEPT_HEADERS besides. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly code: ErrorCode;
+}
+
+/**
+ * The answer to a request that threw `thrown`: logs a 5xx (with the request, never in the answer) and
+ * writes the `audit_events` row (awaited, bounded) before the answer is sent. Used by
+ * {@link errorHandler} and by the public routes' dispatch, which answers without Koa.
+ */
+export async function answerFailure(
+  knex: Knex,
+  thrown: unknown,
+  request: FailedRequest,
+): Promise<FailureAnswer> {
+  const error = publicError(toGatewayError(thrown));
+  const { status, headers, body } = renderError(error, request.auditId);
+  if (status >= 500) {
+    request.log.error(
+      {
+        err: thrown,
+        audit_id: request.auditId,
+        code: error.code,
+        request: { method: request.method, path: request.path, headers: request.headers },
+      },
+      'request failed',
+    );
+  }
+  await recordAuditEvent(knex, request.log, {
+    auditId: request.auditId,
+    requestId: request.requestId,
+    actor: 'anonymous',
+    action: 'http.request',
+    outcome: 'failed',
+    httpStatus: status,
+    details: { code: error.code, method: request.method, path: request.path.slice(0, 512) },
+  });
+  return { status, headers, body: JSON.stringify(body), code: error.code };
 }
 
 /**

@@ -7,7 +7,7 @@ import type { GatewayState } from './state.js';
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 // Accept a client's id only when it is short and plain, so it is safe in logs and headers.
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Assigns the request id (a sane incoming X-Request-Id, otherwise a UUID v4) and a fresh audit id,

@@ -7,7 +7,7 @@ import { type IncomingEvent, parseEvents } from './event-input.js';
 import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
-import type { EventRow, EventWriter, StaleMark } from './writer.js';
+import type { EventRecord, EventWriter, StaleRecord } from './writer.js';
 
 /** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
 export const CORS_HEADERS = {
@@ -21,8 +21,10 @@ const PROPERTY_TTL_MS = 30_000;
 /** User agents whose bot verdict is remembered (a site's visitors share a few hundred of them). */
 const MAX_REMEMBERED_AGENTS = 2000;
 
-function answer(status: number, body: unknown, extra: Record<string, string> = {}): PublicResponse {
-  return { status, headers: { 'cache-control': 'no-store', ...CORS_HEADERS, ...extra }, body };
+const HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...CORS_HEADERS };
+
+function answer(status: number, body: unknown, extra?: Record<string, string>): PublicResponse {
+  return { status, headers: extra === undefined ? HEADERS : { ...HEADERS, ...extra }, body };
 }
 
 /** Whether a page's host belongs to the property: one of its domains or a subdomain of one. */
@@ -59,41 +61,47 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     return verdict;
   }
 
-  async function propertyOf(ingestionId: string): Promise<PropertyRow | undefined> {
+  /** The property of `ingestionId` from the cache (`{row: undefined}`: known to be missing), else undefined. */
+  function cachedProperty(ingestionId: string, now: number): { row: PropertyRow | undefined } | undefined {
     const cached = properties.get(ingestionId);
-    if (cached !== undefined && cached.until > Date.now()) return cached.row;
+    return cached !== undefined && cached.until > now ? cached : undefined;
+  }
+
+  async function propertyOf(ingestionId: string): Promise<PropertyRow | undefined> {
     const { rows } = await runStatement<PropertyRow>(host.sql, selectPropertyByIngestionId, [ingestionId]);
     if (properties.size > 10_000) properties.clear();
     properties.set(ingestionId, { row: rows[0], until: Date.now() + PROPERTY_TTL_MS });
     return rows[0];
   }
 
-  async function row(
+  function row(
     property: PropertyRow,
     event: IncomingEvent,
     request: PublicRequest,
     now: Date,
+    received: string,
     day: string,
-  ): Promise<EventRow> {
+    salt: string,
+  ): EventRecord {
     const userAgent = request.headers['user-agent'] ?? '';
     const referrer =
       event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : null;
-    return [
-      randomUUID(),
-      property.organization_id,
-      property.id,
-      event.occurredAt,
-      now,
-      event.name,
-      event.category,
-      event.source,
-      event.outcome,
-      event.url?.hostname ?? null,
-      event.url?.pathname ?? null,
-      referrer,
-      event.url ? await visitors.of(property.id, request.clientAddress, userAgent, day, now) : null,
-      JSON.stringify(event.properties),
-    ];
+    return {
+      id: randomUUID(),
+      organization_id: property.organization_id,
+      property_id: property.id,
+      occurred_at: event.occurredAt === now ? received : event.occurredAt.toISOString(),
+      received_at: received,
+      name: event.name,
+      category: event.category,
+      source: event.source,
+      outcome: event.outcome,
+      host: event.url?.hostname ?? null,
+      path: event.url?.pathname ?? null,
+      referrer_host: referrer,
+      visitor_id: event.url ? visitors.id(salt, property.id, request.clientAddress, userAgent, day) : null,
+      properties: event.properties,
+    };
   }
 
   return async function handle(request: PublicRequest): Promise<PublicResponse> {
@@ -124,7 +132,9 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
         },
       });
     }
-    const property = await propertyOf(parsed.ingestionId);
+    // Nothing here awaits once the property and the day's salt are known: no promise per page view.
+    const cached = cachedProperty(parsed.ingestionId, now.getTime());
+    const property = cached !== undefined ? cached.row : await propertyOf(parsed.ingestionId);
     if (property === undefined) {
       return answer(404, {
         error: {
@@ -136,18 +146,29 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     }
     const userAgent = request.headers['user-agent'] ?? '';
     const dropped = { bot: 0, domain: 0 };
-    const rows: EventRow[] = [];
-    const stale: StaleMark[] = [];
+    const rows: EventRecord[] = [];
+    const stale: StaleRecord[] = [];
     const today = localDay(property.timezone, now);
+    const received = now.toISOString();
+    // Only a page view has a visitor (and needs the day's salt).
+    const pages = parsed.events.some((event) => event.url !== null);
+    const salt = pages ? (visitors.readySalt(now) ?? (await visitors.salt(now))) : '';
     for (const event of parsed.events) {
       // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
       if (event.url !== null && isBot(userAgent)) dropped.bot += 1;
       else if (event.url !== null && !hostAllowed(event.url, property.domains)) dropped.domain += 1;
       else {
         const day = event.occurredAt === now ? today : localDay(property.timezone, event.occurredAt);
-        rows.push(await row(property, event, request, now, day));
+        rows.push(row(property, event, request, now, received, day, salt));
         // An event of an earlier day: that day's rollup (if made already) is made again.
-        if (day < today) stale.push([randomUUID(), property.organization_id, property.id, day]);
+        if (day < today) {
+          stale.push({
+            id: randomUUID(),
+            organization_id: property.organization_id,
+            property_id: property.id,
+            day,
+          });
+        }
       }
     }
     if (rows.length > 0 && !writer.accept(rows, stale)) {

@@ -14,17 +14,23 @@ import { selectSalt, upsertSalt } from './sql.js';
 export class VisitorIds {
   #day = '';
   #salt: Promise<string> | undefined;
+  /** The day's salt once read: the usual case answers without a promise (a page view is hot). */
+  #ready: string | undefined;
 
   constructor(private readonly sql: SqlDatabase) {}
 
-  async of(
-    propertyId: string,
-    address: string,
-    userAgent: string,
-    eventDay: string,
-    now: Date,
-  ): Promise<string> {
-    const salt = await this.#saltOf(now.toISOString().slice(0, 10));
+  /** The salt of `now`'s UTC day when it is already known, else undefined (then await {@link salt}). */
+  readySalt(now: Date): string | undefined {
+    return this.#day === utcDay(now) ? this.#ready : undefined;
+  }
+
+  /** The salt of `now`'s UTC day, read (or made) once per day and process. */
+  salt(now: Date): Promise<string> {
+    return this.#saltOf(utcDay(now));
+  }
+
+  /** The visitor id under `salt` (from {@link readySalt} or {@link salt}). */
+  id(salt: string, propertyId: string, address: string, userAgent: string, eventDay: string): string {
     return createHash('sha256')
       .update(`${salt}\u0000${propertyId}\u0000${address}\u0000${userAgent}\u0000${eventDay}`)
       .digest('hex')
@@ -34,16 +40,27 @@ export class VisitorIds {
   #saltOf(day: string): Promise<string> {
     if (day !== this.#day || this.#salt === undefined) {
       this.#day = day;
-      this.#salt = (async () => {
+      this.#ready = undefined;
+      const salt = (async () => {
         await runStatement(this.sql, upsertSalt, [day, randomBytes(32).toString('hex')]);
         const { rows } = await runStatement<{ salt: string }>(this.sql, selectSalt, [day]);
         return (rows[0] as { salt: string }).salt;
       })();
-      // A failed read is retried by the next event, not remembered.
-      this.#salt.catch(() => {
-        this.#salt = undefined;
-      });
+      this.#salt = salt;
+      salt.then(
+        (value) => {
+          if (this.#salt === salt) this.#ready = value;
+        },
+        // A failed read is retried by the next event, not remembered.
+        () => {
+          if (this.#salt === salt) this.#salt = undefined;
+        },
+      );
     }
     return this.#salt;
   }
+}
+
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
 }
