@@ -84,7 +84,7 @@ function portOf(connection: KnexConnection): TransactionSql {
         params?: readonly unknown[],
         options?: SqlQueryOptions,
       ) {
-        await connection.exec(leading.join('; '));
+        if (leading.length > 0) await connection.exec(leading.join('; '));
         return port.query<Row>(text, params, options);
       },
     };
@@ -156,6 +156,26 @@ export async function transactionOnKnexPool<T>(
     }
     await sql.exec('commit');
     return value;
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Lends `fn` one connection of knex's pool as a {@link TransactionSql}, for a transaction `fn` drives
+ * itself (its BEGIN batched with its first statement: src/idempotency/run-sql.ts). `fn` calls
+ * `dispose(error)` when the connection's transaction state is unknown (a failed ROLLBACK): knex's pool
+ * then destroys it instead of lending it again. On PGlite the connection is the single session.
+ */
+export async function withKnexConnection<T>(
+  knex: Knex,
+  fn: (sql: TransactionSql, dispose: (error: unknown) => void) => Promise<T>,
+): Promise<T> {
+  const connection = (await knex.client.acquireConnection()) as KnexConnection;
+  try {
+    return await fn(portOf(connection), (error) => {
+      (connection as { __knex__disposed?: unknown }).__knex__disposed = error;
+    });
   } finally {
     await knex.client.releaseConnection(connection);
   }

@@ -15,7 +15,7 @@ function statusOf(record: AuditRecord): number {
 }
 
 /** The `audit_events` row of a record (its own id, or a fresh one). */
-function toRow(record: AuditRecord): AuditRow {
+export function auditRowOf(record: AuditRecord): AuditRow {
   const {
     audit_id,
     occurred_at,
@@ -64,12 +64,12 @@ export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   };
   return {
     async append(record: AuditRecord): Promise<string> {
-      const row = toRow(record);
+      const row = auditRowOf(record);
       await write([row]);
       return row.audit_id;
     },
     async appendBatch(records: readonly AuditRecord[]): Promise<readonly string[]> {
-      const rows = records.map(toRow);
+      const rows = records.map(auditRowOf);
       await write(rows);
       return rows.map((row) => row.audit_id);
     },
