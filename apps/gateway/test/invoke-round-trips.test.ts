@@ -16,7 +16,7 @@ const counted = new AsyncLocalStorage<{ queries: string[] }>();
 const TAG = 'x-test-count-round-trips';
 
 // Installed before the gateway starts: requests carrying the tag run with a fresh counter.
-const emit = http.Server.prototype.emit;
+const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
 http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
   const request = args[0] as http.IncomingMessage | undefined;
   if (event === 'request' && request?.headers[TAG] !== undefined) {
@@ -24,7 +24,7 @@ http.Server.prototype.emit = function (this: http.Server, event: string, ...args
     if (counter) return counted.run(counter, () => emit.call(this, event, ...args));
   }
   return emit.call(this, event, ...args);
-} as typeof emit;
+} as typeof http.Server.prototype.emit;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const config = args[0] as string | { text?: string } | undefined;
