@@ -19,7 +19,7 @@ import {
   render,
   storedAnswer,
 } from './run.js';
-import { inProgress } from './store.js';
+import { inProgress, isNotStored } from './store.js';
 
 /** What a run inside {@link answerIdempotentOnSql} hands back: its outcome and what to write with it. */
 export interface WrittenOutcome {
@@ -37,15 +37,16 @@ export interface SqlRunOptions extends RunIdempotentOptions {
 }
 
 /**
- * The idempotent run of a mutating invoke in at most five round trips to PostgreSQL, on one pooled
- * connection whose transaction it drives itself (no knex transaction, no savepoint):
+ * The idempotent run of a mutating invoke in four round trips to PostgreSQL (a handler with one
+ * statement), on one pooled connection whose transaction it drives itself (no knex transaction, no
+ * savepoint):
  *
  * 1. the claim, autocommitted so a racer sees it (`claimOrReplay`; a replay ends here);
  * 2. BEGIN and the fence — with the wallet snapshot of a paid run, handed to `run` for billing's check —
  *    in one batch;
  * 3. the handler's statement(s), the tenant's role riding with the first (src/db/tenant.ts);
- * 4. the role reset and one statement writing the stored answer, the charge and every audit row;
- * 5. COMMIT.
+ * 4. the role reset, one statement writing the stored answer, the charge and every audit row, and
+ *    COMMIT, in one batch: the statement fails when it stored nothing, so the COMMIT is skipped.
  *
  * A refusal (the handler's own decision, or a guard's before the handler) rolls the transaction back —
  * whatever the handler wrote goes with it, which is what a savepoint was for — and then records the
@@ -96,34 +97,31 @@ export async function answerIdempotentOnSql(
         const recorded =
           outcome instanceof ReleasedRefusal
             ? await store.discardOn(sql, scope, requestId, rows)
-            : await (async () => {
-                const stored = storedAnswer(outcome, rendered, options.encrypt);
-                return store.answer(sql, { scope, requestId, ...stored, rows });
-              })();
+            : await store.answer(sql, {
+                scope,
+                requestId,
+                ...storedAnswer(outcome, rendered, options.encrypt),
+                rows,
+              });
         if (!recorded) throw inProgress();
         return rendered;
       }
-      let stored: boolean;
       try {
-        stored = await store.answer(sql, {
+        // The role reset ahead (the handler ran as the tenant's runtime role: the gateway's own writes go
+        // as its own role), the answer, charge and audit rows, and COMMIT: one round trip.
+        await store.answerAndCommit(sql, {
           scope,
           requestId,
           ...storedAnswer(outcome, rendered, options.encrypt),
           rows,
           charge: written.charge,
-          // The handler ran as the tenant's runtime role: the gateway's own writes go as its own role.
           leading: [EXIT_TEXT],
         });
       } catch (error) {
         await rollback();
-        throw error;
-      }
-      if (!stored) {
-        await rollback();
         // Under the fence the claim cannot be lost, so the charge's scope was charged before.
-        throw chargedBefore();
+        throw isNotStored(error) ? chargedBefore() : error;
       }
-      await sql.exec('commit');
       const after = outcome.afterCommit;
       if (after !== undefined) committed.push(after);
       return rendered;

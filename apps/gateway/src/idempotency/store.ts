@@ -95,20 +95,28 @@ const FENCE_SNAPSHOT = {
 // for a key reused after its retention, or under another API key of the same installation — the UPDATE
 // matches nothing and the caller rolls back: the answer never claims a charge that was not made. A
 // data-modifying CTE runs whether or not the UPDATE matches (then the transaction rolls back).
-const COMPLETE = {
-  name: 'agw.idempotency.complete',
-  text: `WITH ledger AS (
+const LEDGER_AND_AUDIT = `ledger AS (
            INSERT INTO wallet_ledger
              (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
            SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz, false
             WHERE $11::text IS NOT NULL
            ON CONFLICT (idempotency_scope) DO NOTHING
            RETURNING id),
-         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(14)})
-         UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
+         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(14)})`;
+const ANSWER = `UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
                 lease_expires_at = NULL, response_status = $5, response_headers = $6::jsonb,
                 response_body = $7, response_encrypted = $8
-          WHERE ${SCOPE} AND locked_by = $4 AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM ledger))`,
+          WHERE ${SCOPE} AND locked_by = $4 AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM ledger))`;
+const COMPLETE = { name: 'agw.idempotency.complete', text: `WITH ${LEDGER_AND_AUDIT} ${ANSWER}` };
+/** What the statement below fails with when it stored nothing. */
+const NOT_STORED = 'agw: idempotent answer not stored, rows: ';
+// The same writes, for a caller that sends COMMIT behind it in the same batch: when no answer was stored
+// the statement fails — a text that is no number cast to int, evaluated only for the row HAVING lets
+// through — so PostgreSQL skips the COMMIT up to the batch's Sync and the caller rolls back.
+const COMPLETE_OR_FAIL = {
+  name: 'agw.idempotency.complete-or-fail',
+  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${ANSWER} RETURNING 1)
+         SELECT ('${NOT_STORED}' || count(*))::int FROM answered HAVING count(*) <> 1`,
 };
 const DISCARD = {
   name: 'agw.idempotency.discard',
@@ -120,6 +128,20 @@ const RELEASE = {
   text: `DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress'
             AND recovery_point = 'started'`,
 };
+
+/** What the stored answer's statement writes. */
+export interface AnswerInput {
+  readonly scope: IdempotencyScope;
+  readonly requestId: string;
+  readonly response: StoredResponse;
+  readonly encrypt: boolean;
+  /** Every audit row of the transaction, in order. */
+  readonly rows: readonly AuditRow[];
+  /** The run's charge, written once per scope. */
+  readonly charge?: ChargeRequest | undefined;
+  /** Statements without parameters sent ahead in the same round trip (the role reset). */
+  readonly leading?: readonly string[];
+}
 
 interface Row {
   fingerprint: string;
@@ -269,20 +291,36 @@ export class IdempotencyStore {
    * statements of `leading` in the same round trip. False when nothing was stored: the claim was lost,
    * or the charge's scope was charged before; the caller rolls back.
    */
-  async answer(
-    sql: TransactionSql,
-    input: {
-      readonly scope: IdempotencyScope;
-      readonly requestId: string;
-      readonly response: StoredResponse;
-      readonly encrypt: boolean;
-      readonly rows: readonly AuditRow[];
-      readonly charge?: ChargeRequest | undefined;
-      readonly leading?: readonly string[];
-    },
-  ): Promise<boolean> {
+  async answer(sql: TransactionSql, input: AnswerInput): Promise<boolean> {
+    const params = this.answerParams(input);
+    const leading = input.leading ?? [];
+    const updated =
+      leading.length === 0
+        ? await sql.query(COMPLETE.text, params, { name: COMPLETE.name })
+        : await sql.queryAfter(leading, COMPLETE.text, params, { name: COMPLETE.name });
+    return updated.rowCount === 1;
+  }
+
+  /**
+   * {@link answer} and COMMIT in one round trip, after `leading`: the transaction commits only with the
+   * answer stored. Rejects with an error {@link isNotStored} recognizes when nothing was stored (the
+   * claim was lost, or the charge's scope was charged before); the caller then rolls back.
+   */
+  async answerAndCommit(sql: TransactionSql, input: AnswerInput): Promise<void> {
+    await sql.queryAfter(
+      input.leading ?? [],
+      COMPLETE_OR_FAIL.text,
+      this.answerParams(input),
+      {
+        name: COMPLETE_OR_FAIL.name,
+      },
+      ['commit'],
+    );
+  }
+
+  private answerParams(input: AnswerInput): unknown[] {
     const { response, encrypt, charge } = input;
-    const params = [
+    return [
       ...scopeParams(input.scope),
       input.requestId,
       response.status,
@@ -296,12 +334,6 @@ export class IdempotencyStore {
       charge?.occurred_at ?? null,
       ...auditRowParams(input.rows),
     ];
-    const leading = input.leading ?? [];
-    const updated =
-      leading.length === 0
-        ? await sql.query(COMPLETE.text, params, { name: COMPLETE.name })
-        : await sql.queryAfter(leading, COMPLETE.text, params, { name: COMPLETE.name });
-    return updated.rowCount === 1;
   }
 
   /** {@link discard} on `sql` with `rows`; false when the claim was lost. */
@@ -370,6 +402,11 @@ function auditRows(trx: Knex.Transaction, own: AuditRow | undefined): AuditRow[]
   const rows = takeStagedAuditRows(trx);
   if (own !== undefined) rows.push(own);
   return rows;
+}
+
+/** True for the error of {@link IdempotencyStore.answerAndCommit} that stored nothing. */
+export function isNotStored(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(NOT_STORED);
 }
 
 /** The claim is gone (taken over after its lease): the request is answered as still in progress. */

@@ -54,6 +54,10 @@ export interface OpenTransaction {
   afterCommit(fn: () => void): void;
 }
 
+/** Why a port refuses to write inside an {@link OpenTransaction}. */
+export const OPEN_TRANSACTION_WRITE =
+  "The mutating invoke's transaction writes the chain's charge and records itself: execute with returnWrites.";
+
 interface Scope {
   readonly trx: Knex.Transaction | undefined;
   readonly sql: Sql;

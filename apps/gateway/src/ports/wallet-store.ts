@@ -2,7 +2,7 @@ import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnex } from '../db/sql-knex.js';
-import type { KnexExecutor } from './executor.js';
+import { type KnexExecutor, OPEN_TRANSACTION_WRITE } from './executor.js';
 
 type Amount = string | number | null;
 
@@ -136,6 +136,7 @@ export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
     getSnapshot: (organizationId, now) =>
       executor.takeSnapshot(organizationId) ?? readWalletSnapshot(executor.sql(), organizationId, now),
     async charge(request) {
+      if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
       // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.
       const inserted = await executor
         .sql()
