@@ -80,7 +80,7 @@ const child = spawn(
 const base = `http://127.0.0.1:${port}`;
 for (let attempt = 0; ; attempt += 1) {
   if (
-    await fetch(`${base}/health`).then(
+    await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) }).then(
       (r) => r.ok,
       () => false,
     )

@@ -319,4 +319,28 @@ describe.runIf(process.env.DATABASE_URL)('a batch of leading statements and a qu
       await client.end();
     }
   });
+
+  it('a trailing COMMIT commits with the query, and is skipped when the query fails', async () => {
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query('create temporary table batch_commit (n int primary key)');
+      const insert = 'insert into batch_commit values ($1) returning n';
+      const begin = [{ text: 'begin' }];
+      const commit = [{ text: 'commit' }];
+      const done = await queryAfter<{ n: number }>(client, begin, insert, [1], {}, commit);
+      expect(done.rows).toEqual([{ n: 1 }]);
+      // A duplicate fails: the COMMIT behind it does not run, the transaction is left for a ROLLBACK.
+      await client.query('begin');
+      await client.query('insert into batch_commit values (2)');
+      await expect(queryAfter(client, [], insert, [1], {}, commit)).rejects.toThrow(/duplicate key/);
+      const status = await client.query('select 1').catch((error: Error) => error.message);
+      expect(status).toMatch(/current transaction is aborted/);
+      await client.query('rollback');
+      const rows = await client.query('select n from batch_commit order by n');
+      expect(rows.rows).toEqual([{ n: 1 }]);
+    } finally {
+      await client.end();
+    }
+  });
 });

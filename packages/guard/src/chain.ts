@@ -106,11 +106,11 @@ export function buildChain<P>(
     return { outcome: 'pass', context: { ...current, trace: [...trace] }, trace, lastIndex: endIndex };
   }
 
-  const settle = (run: CheckedRun, result?: RunResult) =>
-    settleRun({ run, execution: result, guards: ordered });
+  const settle = (run: CheckedRun, result?: RunResult, returnWrites = false) =>
+    settleRun({ run, execution: result, guards: ordered, returnWrites });
 
-  async function refuse(run: StoppedRun): Promise<Refusal> {
-    const settlement = await settle(run);
+  async function refuse(run: StoppedRun, returnWrites = false): Promise<Refusal> {
+    const settlement = await settle(run, undefined, returnWrites);
     const base = { guard: run.guard, facts: run.context.facts, trace: run.trace, settlement };
     if (run.outcome === 'fault') return { ...base, outcome: 'fault', code: run.code, error: run.error };
     return run.outcome === 'deny'
@@ -132,8 +132,9 @@ export function buildChain<P>(
       executeOptions?: ExecuteOptions<F>,
     ): Promise<Executed<T, F>> {
       claim();
+      const returnWrites = executeOptions?.returnWrites === true;
       const run = await check(passed.context, passed.lastIndex + 1, lastIndex, passed.trace);
-      if (run.outcome !== 'pass') return refuse(run);
+      if (run.outcome !== 'pass') return refuse(run, returnWrites);
       let actualCostCredits: string | undefined;
       let value: T;
       try {
@@ -149,13 +150,14 @@ export function buildChain<P>(
         // Without `classify`, F is its default, HandlerFailure: what defaultFailure returns.
         const classify = executeOptions?.classify ?? (defaultFailure as unknown as (thrown: unknown) => F);
         const failure = classify(thrown);
-        const settlement = await settle(run, { status: 'failed', code: failure.code });
+        const settlement = await settle(run, { status: 'failed', code: failure.code }, returnWrites);
         return { outcome: 'failed', failure, settlement };
       }
-      const settlement = await settle(run, {
-        status: 'succeeded',
-        ...(actualCostCredits === undefined ? {} : { actualCostCredits }),
-      });
+      const settlement = await settle(
+        run,
+        { status: 'succeeded', ...(actualCostCredits === undefined ? {} : { actualCostCredits }) },
+        returnWrites,
+      );
       return { outcome: 'succeeded', value, settlement };
     }
 

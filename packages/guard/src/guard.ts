@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@agw/contracts';
-import type { AuditRecord, WalletSnapshot } from './ports.js';
+import type { AuditRecord, ChargeRequest, WalletSnapshot } from './ports.js';
 
 /**
  * The nine built-in guards in their canonical order. Order is data: reordering security checks is a
@@ -193,6 +193,11 @@ export interface SettleContext {
   readonly approvalId?: string;
   /** Facts of the settle hooks that already ran (settle unwinds in reverse chain order). */
   readonly settled: SettleFacts;
+  /**
+   * The caller writes: a hook returns what it would write (`charge`, `auditRecords`) instead of
+   * writing it through its port (`ExecuteOptions.returnWrites`).
+   */
+  readonly returnWrites?: boolean;
 }
 
 /** The final outcome of one request, recorded by the settle phase. */
@@ -202,6 +207,10 @@ export type SettleOutcome = 'succeeded' | 'failed' | 'denied' | 'pending_approva
 export interface SettleFacts {
   readonly auditId?: string;
   readonly chargedCredits?: string;
+  /** With `returnWrites`: the charge billing did not write (the caller writes it, or fails the run). */
+  readonly charge?: ChargeRequest;
+  /** With `returnWrites`: the audit records audit did not append, in order, each with its `audit_id`. */
+  readonly auditRecords?: readonly AuditRecord[];
 }
 
 /** One recorded guard decision. */

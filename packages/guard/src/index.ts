@@ -108,5 +108,5 @@ export type {
   WalletSnapshot,
   WalletStore,
 } from './ports.js';
-export { SettleFault, type Settlement } from './settle.js';
+export { SettleFault, type Settlement, type SettleWrites } from './settle.js';
 export { createStandardChain, createStandardGuards, type StandardGuardPorts } from './standard.js';

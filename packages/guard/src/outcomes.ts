@@ -62,6 +62,14 @@ export interface ExecuteOptions<F extends { readonly code: ErrorCode }> {
    * Default: a `GuardDenied` or `GuardFault` keeps its code, anything else is `internal_error`.
    */
   readonly classify?: (thrown: unknown) => F;
+  /**
+   * Settle without writing: billing's charge and audit's records come back in `settlement.writes`
+   * (refusals of `audit`, `billing` and `egress` included) for the caller to write together with its
+   * own result, in one statement of its transaction. `settlement.chargedCredits` and the outcome record
+   * assume the charge is written: a caller that cannot write it must not commit the run. Guards
+   * without these writes are unaffected. Default false: the hooks write through their ports.
+   */
+  readonly returnWrites?: boolean;
 }
 
 /** The outcome of {@link AdmittedRun.execute}: settled exactly once, whichever it is. */

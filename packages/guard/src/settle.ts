@@ -3,6 +3,7 @@ import type { ErrorCode } from '@agw/contracts';
 import type { CheckedRun } from './checked.js';
 import { GuardConfigError, GuardFault, toError } from './errors.js';
 import type { Guard, SettleContext, SettleFacts, SettleOutcome, TraceEntry } from './guard.js';
+import type { AuditRecord, ChargeRequest } from './ports.js';
 
 /** What became of a passed invoke run, as the settle phase is told. @internal */
 export type RunResult =
@@ -23,6 +24,20 @@ export interface Settlement {
   readonly chargedCredits?: string;
   /** Check and settle decisions together. */
   readonly trace: readonly TraceEntry[];
+  /**
+   * Only when the run was executed with `returnWrites`: what the settle hooks did not write, for the
+   * caller to write in its own transaction, all or nothing (`chargedCredits` and the outcome record
+   * assume the charge is written).
+   */
+  readonly writes?: SettleWrites;
+}
+
+/** What a settle with `returnWrites` leaves to the caller to write. */
+export interface SettleWrites {
+  /** Billing's charge (absent when nothing is charged). Write it once per `idempotency_scope`. */
+  readonly charge?: ChargeRequest;
+  /** The audit records, in the order to append them, each with its `audit_id` set. */
+  readonly audit: readonly AuditRecord[];
 }
 
 /** A settle hook failed. The other hooks still ran; `settlement` tells what was recorded. */
@@ -71,8 +86,13 @@ export async function settleRun(input: {
   readonly run: CheckedRun;
   readonly execution: RunResult | undefined;
   readonly guards: readonly Guard[];
+  /** The hooks return their writes (`Settlement.writes`) instead of writing through their ports. */
+  readonly returnWrites?: boolean;
 }): Promise<Settlement> {
   const { run, execution } = input;
+  const returnWrites = input.returnWrites === true;
+  let charge: ChargeRequest | undefined;
+  const auditRecords: AuditRecord[] = [];
   let { outcome, code } = initialOutcome(run, execution);
   const trace = [...run.trace];
   let facts: SettleFacts = {};
@@ -93,11 +113,17 @@ export async function settleRun(input: {
       ...(code === undefined ? {} : { code }),
       ...(actualCostCredits === undefined ? {} : { actualCostCredits }),
       ...(approvalId === undefined ? {} : { approvalId }),
+      ...(returnWrites ? { returnWrites } : {}),
     };
     const started = performance.now();
     try {
       const added = await guard.settle(context);
-      if (added) facts = { ...facts, ...added };
+      if (added) {
+        const { charge: charged, auditRecords: records, ...rest } = added;
+        facts = { ...facts, ...rest };
+        if (returnWrites && charged !== undefined) charge = charged;
+        if (returnWrites && records !== undefined) auditRecords.push(...records);
+      }
       trace.push({ guard: guard.name, phase: 'settle', outcome: 'pass', duration_ms: since(started) });
     } catch (thrown) {
       const error = toError(thrown);
@@ -124,6 +150,7 @@ export async function settleRun(input: {
     ...(code === undefined ? {} : { code }),
     ...(facts.auditId === undefined ? {} : { auditId: facts.auditId }),
     ...(facts.chargedCredits === undefined ? {} : { chargedCredits: facts.chargedCredits }),
+    ...(returnWrites ? { writes: { ...(charge === undefined ? {} : { charge }), audit: auditRecords } } : {}),
   };
   if (firstFault) throw new SettleFault(settlement, firstFault);
   return settlement;

@@ -49,7 +49,8 @@ function boundTo(trx: Knex.Transaction): TransactionSql {
       text: string,
       params?: readonly unknown[],
       options?: SqlQueryOptions,
-    ) => (await connection()).queryAfter<Row>(leading, text, params, options),
+      trailing?: readonly string[],
+    ) => (await connection()).queryAfter<Row>(leading, text, params, options, trailing),
   };
 }
 
@@ -58,15 +59,16 @@ export interface TransactionSql extends Sql {
   /** Runs `text` (one or more statements, no parameters) as one simple query. */
   exec(text: string): Promise<void>;
   /**
-   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant) and then `text`;
-   * answers `text`'s result. On `pg` in one round trip (src/db/sql-pg-batch.ts); on PGlite, an
-   * in-process call, as `exec` and `query`.
+   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant), then `text`, then
+   * `trailing` (e.g. a COMMIT, skipped when `text` fails); answers `text`'s result. On `pg` in one round
+   * trip (src/db/sql-pg-batch.ts); on PGlite, an in-process call, as `exec`, `query` and `exec`.
    */
   queryAfter<Row = Record<string, unknown>>(
     leading: readonly string[],
     text: string,
     params?: readonly unknown[],
     options?: SqlQueryOptions,
+    trailing?: readonly string[],
   ): Promise<SqlResult<Row>>;
 }
 
@@ -83,9 +85,12 @@ function portOf(connection: KnexConnection): TransactionSql {
         text: string,
         params?: readonly unknown[],
         options?: SqlQueryOptions,
+        trailing: readonly string[] = [],
       ) {
-        await connection.exec(leading.join('; '));
-        return port.query<Row>(text, params, options);
+        if (leading.length > 0) await connection.exec(leading.join('; '));
+        const result = await port.query<Row>(text, params, options);
+        if (trailing.length > 0) await connection.exec(trailing.join('; '));
+        return result;
       },
     };
   }
@@ -98,6 +103,7 @@ function portOf(connection: KnexConnection): TransactionSql {
       text: string,
       params?: readonly unknown[],
       options?: SqlQueryOptions,
+      trailing: readonly string[] = [],
     ) =>
       queryAfter<Row>(
         connection,
@@ -105,6 +111,7 @@ function portOf(connection: KnexConnection): TransactionSql {
         text,
         params,
         options,
+        trailing.map((statement) => ({ text: statement })),
       ),
   };
 }
@@ -156,6 +163,26 @@ export async function transactionOnKnexPool<T>(
     }
     await sql.exec('commit');
     return value;
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
+}
+
+/**
+ * Lends `fn` one connection of knex's pool as a {@link TransactionSql}, for a transaction `fn` drives
+ * itself (its BEGIN batched with its first statement: src/idempotency/run-sql.ts). `fn` calls
+ * `dispose(error)` when the connection's transaction state is unknown (a failed ROLLBACK): knex's pool
+ * then destroys it instead of lending it again. On PGlite the connection is the single session.
+ */
+export async function withKnexConnection<T>(
+  knex: Knex,
+  fn: (sql: TransactionSql, dispose: (error: unknown) => void) => Promise<T>,
+): Promise<T> {
+  const connection = (await knex.client.acquireConnection()) as KnexConnection;
+  try {
+    return await fn(portOf(connection), (error) => {
+      (connection as { __knex__disposed?: unknown }).__knex__disposed = error;
+    });
   } finally {
     await knex.client.releaseConnection(connection);
   }

@@ -19,6 +19,9 @@ type PgConnection = {
 // `pg`'s own mapping of JS values to parameters (Buffer, Date, arrays, JSON), as its Query uses it.
 const prepareValue = (pg as unknown as { utils: { prepareValue: unknown } }).utils.prepareValue;
 const basePrepare = (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare;
+const baseGetRows = (
+  pg.Query.prototype as unknown as { _getRows(connection: PgConnection, rows?: number): void }
+)._getRows;
 
 /**
  * A `pg` query whose Parse/Bind/Describe/Execute go out after those of `leading` statements, in the same
@@ -31,14 +34,31 @@ const basePrepare = (pg.Query.prototype as unknown as { prepare(connection: PgCo
  */
 class BatchedQuery extends pg.Query {
   readonly #leading: readonly LeadingStatement[];
+  #trailing: readonly LeadingStatement[];
 
   constructor(
     leading: readonly LeadingStatement[],
     config: pg.QueryConfig,
     callback: (error: Error | null, results: unknown) => void,
+    trailing: readonly LeadingStatement[] = [],
   ) {
     super({ ...config, queryMode: 'extended' } as pg.QueryConfig, undefined, callback as never);
     this.#leading = leading;
+    this.#trailing = trailing;
+  }
+
+  // `pg` ends the query's messages here with Execute and Sync: trailing statements (e.g. a COMMIT) go
+  // between the two, once. An error in the query skips them, as PostgreSQL skips everything up to Sync.
+  _getRows(connection: PgConnection & { sync(): void }, rows?: number): void {
+    const trailing = this.#trailing;
+    if (trailing.length === 0 || rows) {
+      baseGetRows.call(this, connection, rows);
+      return;
+    }
+    this.#trailing = [];
+    connection.execute({ portal: (this as unknown as { portal?: string }).portal ?? '', rows: 0 });
+    for (const statement of trailing) send(connection, statement);
+    connection.sync();
   }
 
   prepare(connection: PgConnection): void {
@@ -53,38 +73,50 @@ class BatchedQuery extends pg.Query {
         connection.submittedNamedStatements[name] = text;
       }
     }
-    for (const statement of this.#leading) {
-      connection.parse({ text: statement.text, name: '', types: [] });
-      connection.bind({
-        portal: '',
-        statement: '',
-        values: [...(statement.values ?? [])],
-        valueMapper: prepareValue,
-      });
-      connection.describe({ type: 'P', name: '' });
-      connection.execute({ portal: '', rows: 0 });
-    }
+    for (const statement of this.#leading) send(connection, statement);
     basePrepare.call(this, connection);
   }
 }
 
-/** Runs `text` on `client` after `leading`, in one round trip; answers `text`'s result. */
+/** Parse, Bind, Describe and Execute of one unnamed statement (no Sync). */
+function send(connection: PgConnection, statement: LeadingStatement): void {
+  connection.parse({ text: statement.text, name: '', types: [] });
+  connection.bind({
+    portal: '',
+    statement: '',
+    values: [...(statement.values ?? [])],
+    valueMapper: prepareValue,
+  });
+  connection.describe({ type: 'P', name: '' });
+  connection.execute({ portal: '', rows: 0 });
+}
+
+/**
+ * Runs `text` on `client` after `leading` and before `trailing`, in one round trip; answers `text`'s
+ * result. A failing statement skips the ones after it (and rejects).
+ */
 export function queryAfter<Row>(
   client: Pick<pg.ClientBase, 'query'>,
   leading: readonly LeadingStatement[],
   text: string,
   params: readonly unknown[] = [],
   options: { name?: string } = {},
+  trailing: readonly LeadingStatement[] = [],
 ): Promise<SqlResult<Row>> {
   const config: pg.QueryConfig = { text, values: params as unknown[] };
   if (options.name !== undefined) config.name = options.name;
   return new Promise((resolve, reject) => {
-    const query = new BatchedQuery(leading, config, (error, results) => {
-      if (error) return reject(error);
-      const all = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
-      const last = all.at(-1) as pg.QueryResult;
-      resolve({ rows: last.rows as Row[], rowCount: last.rowCount ?? last.rows.length });
-    });
+    const query = new BatchedQuery(
+      leading,
+      config,
+      (error, results) => {
+        if (error) return reject(error);
+        const all = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
+        const own = all[all.length - 1 - trailing.length] as pg.QueryResult;
+        resolve({ rows: own.rows as Row[], rowCount: own.rowCount ?? own.rows.length });
+      },
+      trailing,
+    );
     client.query(query as unknown as pg.QueryConfig);
   });
 }

@@ -14,7 +14,7 @@ const ENTER: { name: string; text: string } = {
 
 // Back to the connection's own role ('none' is what RESET ROLE sets) and no tenant: the chain's own
 // bookkeeping after the handler (charge, audit) runs as the gateway again.
-const EXIT_TEXT = `select set_config('role', 'none', true), set_config('agw.organization_id', '', true)`;
+export const EXIT_TEXT = `select set_config('role', 'none', true), set_config('agw.organization_id', '', true)`;
 const EXIT: { name: string; text: string } = { name: 'agw.tenant.exit', text: EXIT_TEXT };
 
 const SAVEPOINT = 'agw_handler';
@@ -98,4 +98,27 @@ export async function runInTenantSavepoint<T>(
   }
   if (entered) await sql.exec(`${EXIT_TEXT}; release savepoint ${SAVEPOINT}`);
   return value;
+}
+
+/**
+ * Runs `work` as `organizationId`'s runtime role in a transaction whose owner rolls it back whole when
+ * `work` fails (the mutating invoke, src/idempotency/run-sql.ts): no savepoint. The tenant goes out
+ * with the handler's first statement, in the same round trip; the way back ({@link EXIT_TEXT}) is left
+ * to the owner, which sends it ahead of its own next statement. A handler that sends no SQL costs nothing.
+ */
+export function runAsTenantUnsaved<T>(
+  sql: TransactionSql,
+  organizationId: string,
+  work: (sql: Sql) => Promise<T>,
+): Promise<T> {
+  const enter = [enterTenantText(organizationId)];
+  let entered = false;
+  return work({
+    query(text, params, options) {
+      if (entered) return sql.query(text, params, options);
+      // Set before the first await: a second statement sent meanwhile queues behind this batch.
+      entered = true;
+      return sql.queryAfter(enter, text, params, options);
+    },
+  });
 }

@@ -6,10 +6,11 @@ import { renderError } from '../http/error-envelope.js';
 import type { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import type { Logger } from '../logger.js';
+import type { AuditRow } from '../ports/audit-rows.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { auditKeyHash, hashIdempotencyKey } from './key-hash.js';
 import { REPLAYED_HEADER } from './key-header.js';
-import type { IdempotencyScope, IdempotencyStore } from './store.js';
+import type { IdempotencyScope, IdempotencyStore, StoredResponse } from './store.js';
 
 /** Who acts and what, for the audit row the mutation commits with its effect. */
 export interface MutationAudit {
@@ -104,6 +105,55 @@ export async function answerIdempotent(
   options: RunIdempotentOptions,
   handler: (trx: Knex.Transaction) => Promise<MutationSuccess | StoredRefusal | ReleasedRefusal>,
 ): Promise<IdempotentAnswer> {
+  const { knex, store } = options;
+  const claimed = await claimOrReplay(call, options);
+  if (claimed.kind === 'replay') return claimed.answer;
+  const { scope, requestId } = claimed;
+
+  let afterCommit: (() => void) | undefined;
+  let answer: Rendered;
+  try {
+    answer = await knex.transaction(async (trx) => {
+      await store.fence(trx, scope, requestId);
+      const outcome = await handler(trx);
+      const rendered = render(outcome, call.auditId);
+      const auditRow = ownAuditRow(call, options, claimed.keyHash, outcome, rendered);
+      if (outcome instanceof ReleasedRefusal) {
+        await store.discard(trx, scope, requestId, auditRow);
+        return rendered;
+      }
+      const stored = storedAnswer(outcome, rendered, options.encrypt);
+      await store.complete(trx, scope, requestId, stored.response, stored.encrypt, auditRow);
+      if (isSuccess(outcome)) afterCommit = outcome.afterCommit;
+      return rendered;
+    });
+  } catch (error) {
+    await releaseClaim(call, store, scope, requestId);
+    throw error;
+  }
+  afterCommit?.();
+  return freshAnswer(answer);
+}
+
+/** A claimed key (with what the run needs of it), or the stored answer replayed and audited. */
+export type Claim =
+  | { readonly kind: 'replay'; readonly answer: IdempotentAnswer }
+  | {
+      readonly kind: 'claimed';
+      /** The scope with the key's keyed hash, as stored. */
+      readonly scope: IdempotencyScope;
+      /** The claim's holder id: this request and this run. */
+      readonly requestId: string;
+      /** The 16-hex prefix the audit keeps. */
+      readonly keyHash: string;
+    };
+
+/**
+ * Claims the key (one autocommitted statement: a racer sees it at once), or answers a replay: the
+ * stored bytes with `Idempotent-Replayed: true`, audited as `replayed`. 409 for another request under
+ * the key or one still running (src/idempotency/store.ts `begin`).
+ */
+export async function claimOrReplay(call: IdempotentCall, options: RunIdempotentOptions): Promise<Claim> {
   const { knex, store, box } = options;
   const scope = { ...options.scope, key: hashIdempotencyKey(box, options.scope.key) };
   const keyHash = auditKeyHash(scope.key);
@@ -115,74 +165,85 @@ export async function answerIdempotent(
     .toString('hex');
   const requestId = `${call.requestId}:${call.auditId}`;
   const begun = await store.begin(scope, fingerprint, requestId);
-  if (begun.kind === 'replay') {
-    await recordAuditEvent(knex, call.log, {
-      auditId: call.auditId,
-      requestId: call.requestId,
-      actor: options.audit.actor,
-      action: options.audit.action,
-      outcome: 'replayed',
-      httpStatus: begun.response.status,
-      details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
-    });
-    return {
+  if (begun.kind === 'claimed') return { kind: 'claimed', scope, requestId, keyHash };
+  await recordAuditEvent(knex, call.log, {
+    auditId: call.auditId,
+    requestId: call.requestId,
+    actor: options.audit.actor,
+    action: options.audit.action,
+    outcome: 'replayed',
+    httpStatus: begun.response.status,
+    details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
+  });
+  return {
+    kind: 'replay',
+    answer: {
       status: begun.response.status,
       contentType: begun.response.contentType,
       body: begun.response.body,
       headers: { [REPLAYED_HEADER]: 'true' },
       replayed: true,
-    };
-  }
+    },
+  };
+}
 
-  let afterCommit: (() => void) | undefined;
-  let answer: ReturnType<typeof render>;
-  try {
-    answer = await knex.transaction(async (trx) => {
-      await store.fence(trx, scope, requestId);
-      const outcome = await handler(trx);
-      const refused = !isSuccess(outcome);
-      const rendered = render(outcome, call.auditId);
-      const auditRow = {
-        audit_id: call.auditId,
-        request_id: call.requestId,
-        actor: options.audit.actor,
-        action: options.audit.action,
-        outcome: refused ? 'denied' : 'succeeded',
-        http_status: rendered.status,
-        details: JSON.stringify({
-          ...options.audit.details,
-          ...(refused ? { code: outcome.error.code } : outcome.auditDetails),
-          idempotency_key_hash: keyHash,
-          ...(outcome instanceof ReleasedRefusal ? { stored: false } : {}),
-          transport: auditTransport(),
-        }),
-      };
-      if (outcome instanceof ReleasedRefusal) {
-        await store.discard(trx, scope, requestId, auditRow);
-        return rendered;
-      }
-      const stored =
-        !refused && outcome.replayBody !== undefined
-          ? { text: JSON.stringify(outcome.replayBody), encrypt: false }
-          : { text: rendered.text, encrypt: options.encrypt && !refused };
-      await store.complete(
-        trx,
-        scope,
-        requestId,
-        { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(stored.text, 'utf8') },
-        stored.encrypt,
-        auditRow,
-      );
-      if (!refused) afterCommit = outcome.afterCommit;
-      return rendered;
-    });
-  } catch (error) {
-    await store.release(scope, requestId).catch((releaseError: unknown) => {
-      call.log.error({ err: releaseError }, 'idempotency claim release failed');
-    });
-    throw error;
-  }
-  afterCommit?.();
+/** After a rollback: the claim goes, so a retry with the key runs (a failed release is logged). */
+export async function releaseClaim(
+  call: IdempotentCall,
+  store: IdempotencyStore,
+  scope: IdempotencyScope,
+  requestId: string,
+): Promise<void> {
+  await store.release(scope, requestId).catch((releaseError: unknown) => {
+    call.log.error({ err: releaseError }, 'idempotency claim release failed');
+  });
+}
+
+/** The idempotent run's own audit row: what it answered, under the key's hash. */
+export function ownAuditRow(
+  call: IdempotentCall,
+  options: RunIdempotentOptions,
+  keyHash: string,
+  outcome: MutationOutcome,
+  rendered: Rendered,
+): AuditRow {
+  const refused = !isSuccess(outcome);
+  return {
+    audit_id: call.auditId,
+    request_id: call.requestId,
+    actor: options.audit.actor,
+    action: options.audit.action,
+    outcome: refused ? 'denied' : 'succeeded',
+    http_status: rendered.status,
+    details: JSON.stringify({
+      ...options.audit.details,
+      ...(refused ? { code: outcome.error.code } : outcome.auditDetails),
+      idempotency_key_hash: keyHash,
+      ...(outcome instanceof ReleasedRefusal ? { stored: false } : {}),
+      transport: auditTransport(),
+    }),
+  };
+}
+
+/** What is stored under the key for a success or a stored refusal: a secret never is. */
+export function storedAnswer(
+  outcome: MutationSuccess | StoredRefusal,
+  rendered: Rendered,
+  encrypt: boolean,
+): { readonly response: StoredResponse; readonly encrypt: boolean } {
+  const refused = !isSuccess(outcome);
+  const stored =
+    !refused && outcome.replayBody !== undefined
+      ? { text: JSON.stringify(outcome.replayBody), encrypt: false }
+      : { text: rendered.text, encrypt: encrypt && !refused };
+  return {
+    response: { status: rendered.status, contentType: JSON_TYPE, body: Buffer.from(stored.text, 'utf8') },
+    encrypt: stored.encrypt,
+  };
+}
+
+/** The answer of a run that was not a replay. */
+export function freshAnswer(answer: Rendered): IdempotentAnswer {
   return {
     status: answer.status,
     contentType: JSON_TYPE,
@@ -214,14 +275,22 @@ export async function runIdempotent(
   if (answer.errorCode !== undefined) ctx.state.errorCode = answer.errorCode;
 }
 
-function isSuccess(outcome: MutationSuccess | StoredRefusal | ReleasedRefusal): outcome is MutationSuccess {
+/** What a mutation's handler returns. */
+export type MutationOutcome = MutationSuccess | StoredRefusal | ReleasedRefusal;
+
+/** An answer rendered to its JSON text. */
+export interface Rendered {
+  readonly status: number;
+  readonly text: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly errorCode?: string;
+}
+
+export function isSuccess(outcome: MutationOutcome): outcome is MutationSuccess {
   return !(outcome instanceof StoredRefusal || outcome instanceof ReleasedRefusal);
 }
 
-function render(
-  outcome: MutationSuccess | StoredRefusal | ReleasedRefusal,
-  auditId: string,
-): { status: number; text: string; headers?: Readonly<Record<string, string>>; errorCode?: string } {
+export function render(outcome: MutationOutcome, auditId: string): Rendered {
   if (!isSuccess(outcome)) {
     const { status, headers, body } = renderError(outcome.error, auditId);
     return { status, text: JSON.stringify(body), headers, errorCode: outcome.error.code };

@@ -1,9 +1,11 @@
 import type { Sql } from '@agw/capabilities';
+import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { AUDIT_COLUMNS, type AuditRow, auditRowParams, auditRowsSelect } from '../ports/audit-rows.js';
 import { answerWritesStagedRows, takeStagedAuditRows } from '../ports/staged-audit.js';
+import { type SnapshotRow, snapshotOfRow, snapshotSelect, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /**
@@ -81,16 +83,40 @@ const FENCE = {
   name: 'agw.idempotency.fence',
   text: `SELECT idem_key FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress' FOR UPDATE`,
 };
-// The answer and every audit row of the transaction in one statement: the rows the guard chain staged
-// (src/ports/staged-audit.ts) and the idempotent run's own; a data-modifying CTE runs whether or not
-// the UPDATE matches (then the caller throws and the transaction rolls back).
-const COMPLETE = {
-  name: 'agw.idempotency.complete',
-  text: `WITH audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(9)})
-         UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
+// The fence and the wallet snapshot billing is about to read, in one statement: the row lock is taken
+// first (the CTE), and no row comes back when the claim was lost.
+const FENCE_SNAPSHOT = {
+  name: 'agw.idempotency.fence-snapshot',
+  text: `WITH fence AS (${FENCE.text})
+         SELECT snapshot.* FROM fence CROSS JOIN (${snapshotSelect(5)}) AS snapshot`,
+};
+// The answer, the run's charge and every audit row of the transaction in one statement. The charge
+// ($9–$13, all null for none) is written once per scope; if its scope was charged before — possible only
+// for a key reused after its retention, or under another API key of the same installation — the UPDATE
+// matches nothing and the caller rolls back: the answer never claims a charge that was not made. A
+// data-modifying CTE runs whether or not the UPDATE matches (then the transaction rolls back).
+const LEDGER_AND_AUDIT = `ledger AS (
+           INSERT INTO wallet_ledger
+             (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
+           SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz, false
+            WHERE $11::text IS NOT NULL
+           ON CONFLICT (idempotency_scope) DO NOTHING
+           RETURNING id),
+         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(14)})`;
+const ANSWER = `UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
                 lease_expires_at = NULL, response_status = $5, response_headers = $6::jsonb,
                 response_body = $7, response_encrypted = $8
-          WHERE ${SCOPE} AND locked_by = $4`,
+          WHERE ${SCOPE} AND locked_by = $4 AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM ledger))`;
+const COMPLETE = { name: 'agw.idempotency.complete', text: `WITH ${LEDGER_AND_AUDIT} ${ANSWER}` };
+/** What the statement below fails with when it stored nothing. */
+const NOT_STORED = 'agw: idempotent answer not stored, rows: ';
+// The same writes, for a caller that sends COMMIT behind it in the same batch: when no answer was stored
+// the statement fails — a text that is no number cast to int, evaluated only for the row HAVING lets
+// through — so PostgreSQL skips the COMMIT up to the batch's Sync and the caller rolls back.
+const COMPLETE_OR_FAIL = {
+  name: 'agw.idempotency.complete-or-fail',
+  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${ANSWER} RETURNING 1)
+         SELECT ('${NOT_STORED}' || count(*))::int FROM answered HAVING count(*) <> 1`,
 };
 const DISCARD = {
   name: 'agw.idempotency.discard',
@@ -102,6 +128,20 @@ const RELEASE = {
   text: `DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress'
             AND recovery_point = 'started'`,
 };
+
+/** What the stored answer's statement writes. */
+export interface AnswerInput {
+  readonly scope: IdempotencyScope;
+  readonly requestId: string;
+  readonly response: StoredResponse;
+  readonly encrypt: boolean;
+  /** Every audit row of the transaction, in order. */
+  readonly rows: readonly AuditRow[];
+  /** The run's charge, written once per scope. */
+  readonly charge?: ChargeRequest | undefined;
+  /** Statements without parameters sent ahead in the same round trip (the role reset). */
+  readonly leading?: readonly string[];
+}
 
 interface Row {
   fingerprint: string;
@@ -199,20 +239,9 @@ export class IdempotencyStore {
     encrypt: boolean,
     auditRow?: AuditRow,
   ): Promise<void> {
-    const updated = await sqlOfKnexTransaction(trx).query(
-      COMPLETE.text,
-      [
-        ...scopeParams(scope),
-        requestId,
-        response.status,
-        JSON.stringify({ 'content-type': response.contentType }),
-        encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
-        encrypt,
-        ...auditRowParams(auditRows(trx, auditRow)),
-      ],
-      { name: COMPLETE.name },
-    );
-    if (updated.rowCount !== 1) throw inProgress();
+    const rows = auditRows(trx, auditRow);
+    const done = await this.answer(sqlOfKnexTransaction(trx), { scope, requestId, response, encrypt, rows });
+    if (!done) throw inProgress();
   }
 
   /**
@@ -226,12 +255,100 @@ export class IdempotencyStore {
     requestId: string,
     auditRow: AuditRow,
   ): Promise<void> {
-    const deleted = await sqlOfKnexTransaction(trx).query(
+    const rows = auditRows(trx, auditRow);
+    if (!(await this.discardOn(sqlOfKnexTransaction(trx), scope, requestId, rows))) throw inProgress();
+  }
+
+  /**
+   * The first round trip of a transaction the caller drives on one connection: BEGIN and the fence in
+   * one batch, with the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads
+   * it next). Undefined when `requestId` no longer holds the claim (the caller rolls back).
+   */
+  async beginFenced(
+    sql: TransactionSql,
+    scope: IdempotencyScope,
+    requestId: string,
+    wallet?: { readonly organizationId: string; readonly now: Date },
+  ): Promise<{ readonly snapshot?: WalletSnapshot } | undefined> {
+    const params = [...scopeParams(scope), requestId];
+    if (wallet === undefined) {
+      const held = await sql.queryAfter(['begin'], FENCE.text, params, { name: FENCE.name });
+      return held.rows.length === 0 ? undefined : {};
+    }
+    const { organizationId, now } = wallet;
+    const held = await sql.queryAfter<SnapshotRow>(
+      ['begin'],
+      FENCE_SNAPSHOT.text,
+      [...params, organizationId, ...snapshotWindows(now)],
+      { name: FENCE_SNAPSHOT.name },
+    );
+    const row = held.rows[0];
+    return row === undefined ? undefined : { snapshot: snapshotOfRow(organizationId, row) };
+  }
+
+  /**
+   * Stores the answer, writes the run's charge (if any) and `rows` in one statement on `sql`, after the
+   * statements of `leading` in the same round trip. False when nothing was stored: the claim was lost,
+   * or the charge's scope was charged before; the caller rolls back.
+   */
+  async answer(sql: TransactionSql, input: AnswerInput): Promise<boolean> {
+    const params = this.answerParams(input);
+    const leading = input.leading ?? [];
+    const updated =
+      leading.length === 0
+        ? await sql.query(COMPLETE.text, params, { name: COMPLETE.name })
+        : await sql.queryAfter(leading, COMPLETE.text, params, { name: COMPLETE.name });
+    return updated.rowCount === 1;
+  }
+
+  /**
+   * {@link answer} and COMMIT in one round trip, after `leading`: the transaction commits only with the
+   * answer stored. Rejects with an error {@link isNotStored} recognizes when nothing was stored (the
+   * claim was lost, or the charge's scope was charged before); the caller then rolls back.
+   */
+  async answerAndCommit(sql: TransactionSql, input: AnswerInput): Promise<void> {
+    await sql.queryAfter(
+      input.leading ?? [],
+      COMPLETE_OR_FAIL.text,
+      this.answerParams(input),
+      {
+        name: COMPLETE_OR_FAIL.name,
+      },
+      ['commit'],
+    );
+  }
+
+  private answerParams(input: AnswerInput): unknown[] {
+    const { response, encrypt, charge } = input;
+    return [
+      ...scopeParams(input.scope),
+      input.requestId,
+      response.status,
+      JSON.stringify({ 'content-type': response.contentType }),
+      encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
+      encrypt,
+      charge?.organization_id ?? null,
+      charge?.amount_credits ?? null,
+      charge?.idempotency_scope ?? null,
+      charge?.capability_id ?? null,
+      charge?.occurred_at ?? null,
+      ...auditRowParams(input.rows),
+    ];
+  }
+
+  /** {@link discard} on `sql` with `rows`; false when the claim was lost. */
+  async discardOn(
+    sql: Sql,
+    scope: IdempotencyScope,
+    requestId: string,
+    rows: readonly AuditRow[],
+  ): Promise<boolean> {
+    const deleted = await sql.query(
       DISCARD.text,
-      [...scopeParams(scope), requestId, ...auditRowParams(auditRows(trx, auditRow))],
+      [...scopeParams(scope), requestId, ...auditRowParams(rows)],
       { name: DISCARD.name },
     );
-    if (deleted.rowCount !== 1) throw inProgress();
+    return deleted.rowCount === 1;
   }
 
   /** After a rollback: deletes the claim so a retry with the same key runs again. */
@@ -287,7 +404,13 @@ function auditRows(trx: Knex.Transaction, own: AuditRow | undefined): AuditRow[]
   return rows;
 }
 
-function inProgress(): GatewayError {
+/** True for the error of {@link IdempotencyStore.answerAndCommit} that stored nothing. */
+export function isNotStored(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(NOT_STORED);
+}
+
+/** The claim is gone (taken over after its lease): the request is answered as still in progress. */
+export function inProgress(): GatewayError {
   return new GatewayError('idempotency_request_in_progress', {
     message: 'A request with this Idempotency-Key is still running.',
     retryAfterSeconds: 1,

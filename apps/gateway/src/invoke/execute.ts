@@ -1,16 +1,26 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
 import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
-import { type ExecutableRun, type GuardCapability, GuardDenied, type Principal } from '@agw/guard';
+import {
+  type ExecutableRun,
+  type GuardCapability,
+  GuardDenied,
+  type Principal,
+  type SettleWrites,
+} from '@agw/guard';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 import { callHandler } from './handler-context.js';
 import { refusalError } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
 
 /** The outcome of a capability run, settled (`succeeded`: a 200 body; `refused`: an error and its audit). */
-export type Executed =
+export type Executed = (
   | { readonly kind: 'succeeded'; readonly body: InvokeResponse }
-  | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string };
+  | { readonly kind: 'refused'; readonly error: GatewayError; readonly auditId: string }
+) & {
+  /** With `returnWrites`: the charge and audit records the caller writes with its answer. */
+  readonly writes?: SettleWrites;
+};
 
 /** What runs: the capability, its handler and the params the schema guard accepted. */
 export interface CapabilityCall {
@@ -28,6 +38,7 @@ export async function executeCapability(
   runtime: InvokeRuntime,
   run: ExecutableRun<Principal>,
   call: CapabilityCall,
+  options: { readonly returnWrites?: boolean } = {},
 ): Promise<Executed> {
   const { contract } = call;
   const executed = await run.execute(
@@ -39,13 +50,19 @@ export async function executeCapability(
         egressHosts,
         mutating: contract.mutating,
       }),
-    { classify: handlerRefusal },
+    { classify: handlerRefusal, returnWrites: options.returnWrites === true },
   );
   const auditId = executed.settlement.auditId ?? '';
-  if (executed.outcome === 'failed') return { kind: 'refused', error: executed.failure, auditId };
-  if (executed.outcome !== 'succeeded') return { kind: 'refused', error: refusalError(executed), auditId };
+  const { writes } = executed.settlement;
+  const returned = writes === undefined ? {} : { writes };
+  if (executed.outcome === 'failed')
+    return { kind: 'refused', error: executed.failure, auditId, ...returned };
+  if (executed.outcome !== 'succeeded') {
+    return { kind: 'refused', error: refusalError(executed), auditId, ...returned };
+  }
   const { chargedCredits } = executed.settlement;
   return {
+    ...returned,
     kind: 'succeeded',
     body: {
       interface_version: INTERFACE_VERSION,

@@ -3,7 +3,7 @@ import type { CapabilityContext, CapabilityHandler, IdGenerator, MailPort, Sql }
 import type { Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
-import { runAsTenant, runInTenantSavepoint } from '../db/tenant.js';
+import { runAsTenant, runAsTenantUnsaved, runInTenantSavepoint } from '../db/tenant.js';
 import { runAsTenantRead } from '../db/tenant-read.js';
 import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
 import type { InvokeRuntime } from './runtime.js';
@@ -25,7 +25,10 @@ export interface HandlerCall {
  * as the runtime role with the caller's organization set (src/db/tenant.ts), so row-level security
  * holds whatever the handler's SQL says.
  *
- * - Inside the invoke's transaction (paid, mutating, long-running): a mutating handler runs in a
+ * - Inside a mutating invoke's own transaction (src/idempotency/run-sql.ts): no savepoint, the tenant
+ *   rides with the handler's first statement; a failure rolls the whole transaction back and the
+ *   runner records it afterwards. The runner resets the role ahead of its answer statement.
+ * - Inside a knex transaction (paid read, long-running, a job): a mutating handler runs in a
  *   savepoint (its writes roll back on failure while the failure's audit record still commits); the
  *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
  *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
@@ -45,6 +48,12 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
     return call.handler.handle(call.params as never, context(runtime, call, sql, mail, controller.signal));
   };
   try {
+    const open = executor.open();
+    if (open !== undefined) {
+      // The mutating invoke's own transaction: a failure rolls it back whole, so no savepoint.
+      open.afterCommit(() => mail?.dispatch());
+      return await runAsTenantUnsaved(open.sql, organizationId, handle);
+    }
     if (!executor.inTransaction()) {
       const value = await runAsTenantRead(runtime.knex, organizationId, (sql) =>
         executor.withinSql(sql, () => handle(sql)),

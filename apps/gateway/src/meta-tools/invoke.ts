@@ -4,13 +4,20 @@ import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
 import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
 import { hashIdempotencyKey } from '../idempotency/key-hash.js';
-import { answerIdempotent, ReleasedRefusal, StoredRefusal } from '../idempotency/run.js';
-import { executeCapability } from '../invoke/execute.js';
+import {
+  answerIdempotent,
+  type MutationOutcome,
+  ReleasedRefusal,
+  StoredRefusal,
+} from '../idempotency/run.js';
+import { answerIdempotentOnSql } from '../idempotency/run-sql.js';
+import { type Executed, executeCapability } from '../invoke/execute.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { acceptJob } from '../jobs/accept.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
+import { auditRowOf } from '../ports/audit-sink.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
@@ -28,9 +35,11 @@ export interface InvokeDependencies {
 /**
  * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
  * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
- * continues in one transaction: audit, billing, egress, the handler (a mutating one in a savepoint),
- * the charge and the outcome's audit record commit together. A mutating capability needs `idempotency_key` and runs
- * through `answerIdempotent` (replay: the identical body plus `replayed: true`; other params: 409).
+ * continues in one transaction: audit, billing, egress, the handler, the charge and the outcome's audit
+ * record commit together. A mutating capability needs `idempotency_key` (replay: the identical body plus
+ * `replayed: true`; other params: 409) and runs through `answerIdempotentOnSql` (the settle's charge and
+ * audit records written with the stored answer in one statement; no savepoint), a long-running one
+ * through the knex runner `answerIdempotent`.
  */
 export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): Promise<MetaToolAnswer> {
   const request = validateBody('InvokeRequest', call.body);
@@ -114,42 +123,52 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     }
     return errorAnswer(error, auditId, headers);
   }
-  const answer = await answerIdempotent(
-    // The fingerprint's method: both transports call this tool as its POST route.
-    { method: 'POST', requestId: call.requestId, auditId: call.auditId, log: call.log },
-    {
-      knex,
-      store: deps.access.idempotency,
-      box: deps.access.box,
-      scope: {
-        tenant: principal.organization_id,
-        principal: principal.key_id,
-        key: request.idempotency_key as string,
-      },
-      route: '/mcp/invoke',
-      body: request,
-      encrypt: false,
-      audit: {
-        actor: `installation:${principal.installation_id}`,
-        action: 'capability.invoke.idempotent',
-        details: { capability_id: contract.id, capability_version: contract.version },
-      },
+  const options = {
+    knex,
+    store: deps.access.idempotency,
+    box: deps.access.box,
+    scope: {
+      tenant: principal.organization_id,
+      principal: principal.key_id,
+      key: request.idempotency_key as string,
     },
-    async (trx) => {
-      const executed = await execute(trx);
-      if (executed.kind === 'refused') {
-        // A fault rolls back and releases the key (a retry may succeed). The handler's own decision
-        // (a CapabilityError: not_found, conflict, validation_failed) is stored: it ran. A guard's
-        // refusal (billing, egress) commits its audit but is not stored, so once the operator funds
-        // the wallet or allows the host the same key runs (docs/decisions.md, idempotency).
-        const { code } = executed.error;
-        if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
-        if (executed.error.cause instanceof CapabilityError) return new StoredRefusal(executed.error);
-        return new ReleasedRefusal(executed.error);
-      }
-      return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
+    route: '/mcp/invoke',
+    body: request,
+    encrypt: false,
+    audit: {
+      actor: `installation:${principal.installation_id}`,
+      action: 'capability.invoke.idempotent',
+      details: { capability_id: contract.id, capability_version: contract.version },
     },
-  );
+  };
+  // The fingerprint's method: both transports call this tool as its POST route.
+  const idempotentCall = { method: 'POST', requestId: call.requestId, auditId: call.auditId, log: call.log };
+  const { runtime } = deps;
+  const answer = contract.long_running
+    ? await answerIdempotent(idempotentCall, options, async (trx) => mutationOutcome(await execute(trx)))
+    : // Five round trips: claim; BEGIN + fence (+ wallet snapshot); the handler; answer, charge and
+      // audit rows in one statement; COMMIT (src/idempotency/run-sql.ts).
+      await answerIdempotentOnSql(
+        idempotentCall,
+        {
+          ...options,
+          wallet: isFree(contract)
+            ? undefined
+            : { organizationId: principal.organization_id, now: runtime.clock.now() },
+        },
+        async (open, snapshot) => {
+          const executed = await runtime.executor.withinOpen(
+            open,
+            () => executeCapability(runtime, admission, capabilityCall, { returnWrites: true }),
+            snapshot,
+          );
+          return {
+            outcome: mutationOutcome(executed),
+            auditRows: (executed.writes?.audit ?? []).map(auditRowOf),
+            charge: executed.writes?.charge,
+          };
+        },
+      );
   const body = answer.replayed && answer.status === 200 ? markReplayed(answer.body) : answer.body;
   return {
     status: answer.status,
@@ -161,7 +180,29 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
 
 /** A capability that neither changes state, runs long nor costs anything. */
 function isFreeRead(contract: CatalogContract): boolean {
-  return !contract.mutating && !contract.long_running && /^0(\.0+)?$/.test(contract.cost_credits);
+  return !contract.mutating && !contract.long_running && isFree(contract);
+}
+
+/** A capability that costs nothing: billing reads no wallet for it. */
+function isFree(contract: CatalogContract): boolean {
+  return /^0(\.0+)?$/.test(contract.cost_credits);
+}
+
+/**
+ * What a mutating run's result is for its idempotency key. A fault rolls back and releases the key (a
+ * retry may succeed). The handler's own decision (a CapabilityError: not_found, conflict,
+ * validation_failed) is stored: it ran. A guard's refusal (billing, egress) commits its audit but is not
+ * stored, so once the operator funds the wallet or allows the host the same key runs (docs/decisions.md,
+ * idempotency).
+ */
+function mutationOutcome(executed: Executed): MutationOutcome {
+  if (executed.kind === 'succeeded') {
+    return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
+  }
+  const { code } = executed.error;
+  if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
+  if (executed.error.cause instanceof CapabilityError) return new StoredRefusal(executed.error);
+  return new ReleasedRefusal(executed.error);
 }
 
 const REPLAYED_MARK = Buffer.from(',"replayed":true}');

@@ -5,7 +5,7 @@ import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
 import { auditBatcherFor } from './audit-batcher.js';
 import type { AuditRow } from './audit-rows.js';
-import type { KnexExecutor } from './executor.js';
+import { type KnexExecutor, OPEN_TRANSACTION_WRITE } from './executor.js';
 import { stageAuditRows } from './staged-audit.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -15,7 +15,7 @@ function statusOf(record: AuditRecord): number {
 }
 
 /** The `audit_events` row of a record (its own id, or a fresh one). */
-function toRow(record: AuditRecord): AuditRow {
+export function auditRowOf(record: AuditRecord): AuditRow {
   const {
     audit_id,
     occurred_at,
@@ -57,6 +57,9 @@ export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   // Outside `within`, current() is the pool: the batcher shared by every writer on it.
   const batcher = auditBatcherFor(executor.current());
   const write = async (rows: AuditRow[]) => {
+    // The mutating invoke's own transaction writes the chain's records itself (returnWrites): rows sent
+    // here would commit apart from it (and on PGlite wait for the connection it holds).
+    if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
     const trx = executor.transaction();
     // No invoke transaction (or a free read's tenant connection, which may not write audit rows).
     if (trx === undefined) return batcher.write(rows);
@@ -64,12 +67,12 @@ export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
   };
   return {
     async append(record: AuditRecord): Promise<string> {
-      const row = toRow(record);
+      const row = auditRowOf(record);
       await write([row]);
       return row.audit_id;
     },
     async appendBatch(records: readonly AuditRecord[]): Promise<readonly string[]> {
-      const rows = records.map(toRow);
+      const rows = records.map(auditRowOf);
       await write(rows);
       return rows.map((row) => row.audit_id);
     },

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from '@agw/capabilities';
+import type { WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { insertAuditRows } from './audit-rows.js';
 import { stagedRowsAnswered, takeStagedAuditRows } from './staged-audit.js';
 
@@ -30,11 +31,39 @@ export interface KnexExecutor {
    * current connection of the ports that speak SQL.
    */
   withinSql<T>(sql: Sql, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` inside `open` as the current connection of every port. The ports write nothing there:
+   * the guard chain's settle returns its writes (`returnWrites`) and the runner writes them. `snapshot`,
+   * read with the fence in the transaction's first round trip, is what the next wallet read of its
+   * organization answers (billing's check), instead of a round trip of its own.
+   */
+  withinOpen<T>(open: OpenTransaction, work: () => Promise<T>, snapshot?: WalletSnapshot): Promise<T>;
+  /** The open transaction of {@link withinOpen}, if that is where the caller runs. */
+  open(): OpenTransaction | undefined;
+  /** The snapshot given to {@link withinOpen} for `organizationId`, once; undefined otherwise. */
+  takeSnapshot(organizationId: string): WalletSnapshot | undefined;
 }
+
+/**
+ * A transaction the mutating invoke drives itself on one pooled connection, without knex
+ * (src/idempotency/run-sql.ts): its BEGIN goes out with the fence, its COMMIT after the answer.
+ */
+export interface OpenTransaction {
+  readonly sql: TransactionSql;
+  /** Runs `fn` once the transaction committed; never after a rollback. */
+  afterCommit(fn: () => void): void;
+}
+
+/** Why a port refuses to write inside an {@link OpenTransaction}. */
+export const OPEN_TRANSACTION_WRITE =
+  "The mutating invoke's transaction writes the chain's charge and records itself: execute with returnWrites.";
 
 interface Scope {
   readonly trx: Knex.Transaction | undefined;
   readonly sql: Sql;
+  readonly open?: OpenTransaction;
+  /** A wallet snapshot read earlier in the same transaction, handed out once. */
+  primed?: WalletSnapshot | undefined;
 }
 
 /** Creates a {@link KnexExecutor} over the pool `knex`. */
@@ -60,5 +89,15 @@ export function createKnexExecutor(knex: Knex): KnexExecutor {
       });
     },
     withinSql: (sql, work) => storage.run({ trx: undefined, sql }, work),
+    withinOpen: (open, work, snapshot) =>
+      storage.run({ trx: undefined, sql: open.sql, open, primed: snapshot }, work),
+    open: () => storage.getStore()?.open,
+    takeSnapshot(organizationId) {
+      const scope = storage.getStore();
+      const primed = scope?.primed;
+      if (scope === undefined || primed?.organization_id !== organizationId) return undefined;
+      scope.primed = undefined;
+      return primed;
+    },
   };
 }

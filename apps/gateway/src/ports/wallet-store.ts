@@ -2,7 +2,7 @@ import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnex } from '../db/sql-knex.js';
-import type { KnexExecutor } from './executor.js';
+import { type KnexExecutor, OPEN_TRANSACTION_WRITE } from './executor.js';
 
 type Amount = string | number | null;
 
@@ -16,7 +16,7 @@ function cap(value: Amount): string | null {
   return value === null ? null : credits(value);
 }
 
-interface SnapshotRow {
+export interface SnapshotRow {
   readonly balance: Amount;
   readonly has_policy: boolean;
   readonly task_cap: Amount;
@@ -32,30 +32,46 @@ interface SnapshotRow {
 // Both tables are keyed by organization_id, so the joins yield exactly one row. Balance and spend are the
 // rolled-up aggregates (wallets.balance, wallet_spend buckets: at most 61 minute and 31 day rows) plus
 // the charges not rolled up yet (src/ports/wallet-rollup.ts). One statement sees one MVCC snapshot, so a
-// roll-up committing meanwhile is counted either before or after, never twice.
-const SNAPSHOT_SQL = `
+// roll-up committing meanwhile is counted either before or after, never twice. Parameters from `$first`:
+// the organization, then the starts of the hour, day and month windows ({@link snapshotWindows}), so the
+// idempotent invoke can read it in its fence's statement (src/idempotency/store.ts).
+export function snapshotSelect(first: number): string {
+  const [org, hour, day, month] = [0, 1, 2, 3].map((offset) => `$${first + offset}`);
+  return `
 select coalesce(w.balance, 0) - u.total as balance, p.organization_id is not null as has_policy,
        p.task_cap, p.daily_cap, p.monthly_cap, p.burn_rate_hourly_cap, p.kill_switch,
        s.hour + u.hour as hour, s.today + u.today as today, s.month + u.month as month
 from (select 1) as one
-left join wallets w on w.organization_id = $1
-left join policy_profiles p on p.organization_id = $1
+left join wallets w on w.organization_id = ${org}
+left join policy_profiles p on p.organization_id = ${org}
 cross join lateral (
   select coalesce(sum(amount) filter (where bucket = 'minute'), 0) as hour,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $3), 0) as today,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= ${day}), 0) as today,
          coalesce(sum(amount) filter (where bucket = 'day'), 0) as month
   from wallet_spend
-  where organization_id = $1
-    and ((bucket = 'minute' and starts_at >= $2) or (bucket = 'day' and starts_at >= $4))
+  where organization_id = ${org}
+    and ((bucket = 'minute' and starts_at >= ${hour}) or (bucket = 'day' and starts_at >= ${month}))
 ) as s
 cross join lateral (
   select coalesce(sum(amount), 0) as total,
-         coalesce(sum(amount) filter (where occurred_at >= $2), 0) as hour,
-         coalesce(sum(amount) filter (where occurred_at >= $3), 0) as today,
-         coalesce(sum(amount) filter (where occurred_at >= $4), 0) as month
+         coalesce(sum(amount) filter (where occurred_at >= ${hour}), 0) as hour,
+         coalesce(sum(amount) filter (where occurred_at >= ${day}), 0) as today,
+         coalesce(sum(amount) filter (where occurred_at >= ${month}), 0) as month
   from wallet_ledger
-  where organization_id = $1 and not rolled_up
+  where organization_id = ${org} and not rolled_up
 ) as u`;
+}
+
+const SNAPSHOT_SQL = snapshotSelect(1);
+
+/** The starts of the spend windows at `now`: the minute bucket holding the instant 60 minutes ago, the UTC day, the UTC month. */
+export function snapshotWindows(now: Date): [Date, Date, Date] {
+  return [
+    new Date(Math.floor((now.getTime() - 3_600_000) / 60_000) * 60_000),
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())),
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+  ];
+}
 
 // A charge is its ledger row and nothing else: no row another run of the organization writes, so it
 // locks nothing another request waits for. A second charge of the same scope inserts nothing.
@@ -75,17 +91,15 @@ export async function readWalletSnapshot(
   organizationId: string,
   now: Date,
 ): Promise<WalletSnapshot> {
-  // The minute bucket holding the instant 60 minutes ago, and every later one.
-  const hourStart = new Date(Math.floor((now.getTime() - 3_600_000) / 60_000) * 60_000);
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   // One round trip (the hot path reads this on every invoke): balance, policy and the spend sums.
-  const result = await sqlOf(db).query<SnapshotRow>(
-    SNAPSHOT_SQL,
-    [organizationId, hourStart, dayStart, monthStart],
-    { name: 'agw.wallet.snapshot' },
-  );
-  const row = result.rows[0] as SnapshotRow;
+  const result = await sqlOf(db).query<SnapshotRow>(SNAPSHOT_SQL, [organizationId, ...snapshotWindows(now)], {
+    name: 'agw.wallet.snapshot',
+  });
+  return snapshotOfRow(organizationId, result.rows[0] as SnapshotRow);
+}
+
+/** The snapshot of `organizationId` from a row of {@link snapshotSelect}. */
+export function snapshotOfRow(organizationId: string, row: SnapshotRow): WalletSnapshot {
   const policy = row.has_policy ? row : undefined;
   return {
     organization_id: organizationId,
@@ -118,8 +132,11 @@ function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
  */
 export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
   return {
-    getSnapshot: (organizationId, now) => readWalletSnapshot(executor.sql(), organizationId, now),
+    // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
+    getSnapshot: (organizationId, now) =>
+      executor.takeSnapshot(organizationId) ?? readWalletSnapshot(executor.sql(), organizationId, now),
     async charge(request) {
+      if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
       // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.
       const inserted = await executor
         .sql()

@@ -66,6 +66,11 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         approvalId: context.approvalId,
       });
       const deferred = context.facts.deferredDecision;
+      if (context.returnWrites) {
+        // The caller appends them (ExecuteOptions.returnWrites): ids chosen here, as a sink must keep them.
+        const outcome = { ...record, audit_id: randomUUID() };
+        return { auditId: outcome.audit_id, auditRecords: deferred ? [deferred, outcome] : [outcome] };
+      }
       if (deferred !== undefined && sink.appendBatch !== undefined) {
         const [, auditId] = await sink.appendBatch([deferred, record]);
         return { auditId };

@@ -52,7 +52,7 @@ export function billingGuard(options: BillingGuardOptions): Guard {
       const amount = chargeAmount(context);
       const principal = context.facts.principal;
       if (amount === 0n || principal === undefined) return undefined;
-      const { charged } = await wallet.charge({
+      const charge = {
         organization_id: principal.organization_id,
         amount_credits: formatCredits(amount),
         idempotency_scope: chargeScope(
@@ -62,8 +62,11 @@ export function billingGuard(options: BillingGuardOptions): Guard {
         ),
         capability_id: context.request.capability.id,
         occurred_at: clock.now().toISOString(),
-      });
-      return charged ? { chargedCredits: formatCredits(amount) } : undefined;
+      };
+      // The caller writes the charge with its result, or commits nothing (ExecuteOptions.returnWrites).
+      if (context.returnWrites) return { chargedCredits: charge.amount_credits, charge };
+      const { charged } = await wallet.charge(charge);
+      return charged ? { chargedCredits: charge.amount_credits } : undefined;
     },
   };
 }
