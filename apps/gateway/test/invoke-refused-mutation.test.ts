@@ -42,6 +42,8 @@ const note = demoCapability<{ label: string }, { id: string }>(
       ],
     );
     if (label.startsWith('refuse')) throw new CapabilityError('conflict', 'This note conflicts.');
+    // A result JSON cannot hold: rendering the answer throws after the handler's write.
+    if (label.startsWith('bigint')) return { id, size: BigInt(content.length) } as unknown as { id: string };
     return { id };
   },
 );
@@ -104,6 +106,22 @@ describe('a mutating handler that refuses after writing', () => {
     expect(answer.status).toBe(200);
     expect(await notes('kept')).toHaveLength(1);
     expect(Number(await balance())).toBeCloseTo(before - 0.5);
+  });
+});
+
+describe('a result that cannot be rendered', () => {
+  it('rolls back, answers in the envelope, and the next invoke runs on a clean connection', async () => {
+    const before = await balance();
+    const failed = await invoke('bigint-1', 'note-bigint-key-0001');
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.json.error).toBeDefined();
+    expect(await notes('bigint-1')).toHaveLength(0);
+    expect(await balance()).toBe(before);
+    // The same key runs again (the claim was released), and other invokes commit as before.
+    for (let round = 0; round < 4; round += 1) {
+      expect((await invoke(`after-${round}`, `note-after-key-000${round}`)).status).toBe(200);
+      expect(await notes(`after-${round}`)).toHaveLength(1);
+    }
   });
 });
 

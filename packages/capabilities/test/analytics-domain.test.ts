@@ -92,6 +92,24 @@ describe('ingestion', () => {
     expect(JSON.stringify(rows)).not.toContain('203.0.113.9');
   });
 
+  it('answers 400 naming the field for a NUL character (U+0000), which the database cannot store', async () => {
+    const { ingestionId } = await property(30);
+    const refused = async (event: Record<string, unknown>) =>
+      route.handle(request({ ingestion_id: ingestionId, events: [{ name: 'ok' }, event] }));
+    expect(await refused({ name: 'sign\u0000up' })).toMatchObject({
+      status: 400,
+      body: { error: { details: [{ schema_pointer: '/events/1/name', keyword: 'characters' }] } },
+    });
+    expect(await refused({ name: 'signup', properties: { plan: 'pro\u0000' } })).toMatchObject({
+      status: 400,
+      body: { error: { details: [{ schema_pointer: '/events/1/properties', keyword: 'characters' }] } },
+    });
+    // A backslash before `u0000` is text, not the character.
+    expect(await refused({ name: 'signup', properties: { path: 'C:\\u0000' } })).toMatchObject({
+      status: 202,
+    });
+  });
+
   it('answers 429 past the per-address limit of a minute', async () => {
     const { ingestionId } = await property(30);
     const limited = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
@@ -236,6 +254,14 @@ describe('the event writer', () => {
     await database.db.query('delete from installations where organization_id = $1', [ORG]);
     await database.db.query('delete from organizations where id = $1', [ORG]);
     expect(await names()).toEqual([]);
+  });
+
+  it('drops a row whose value the database cannot hold (U+0000), not the rest of its batch', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    writer.accept([await rowOf('first', id), await rowOf('nul\u0000name', id), await rowOf('last', id)]);
+    await writer.drain();
+    expect(await names()).toEqual(['first', 'last']);
   });
 
   it('drops a row the database refuses (its property is gone), not the rest of its batch', async () => {

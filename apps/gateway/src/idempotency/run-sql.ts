@@ -78,15 +78,18 @@ export async function answerIdempotentOnSql(
       }
       const open: OpenTransaction = { sql, afterCommit: (fn) => committed.push(fn) };
       let written: WrittenOutcome;
+      let rendered: Rendered;
+      let rows: AuditRow[];
       try {
         written = await run(open, fenced.snapshot);
+        // Inside: a result that cannot be rendered (a BigInt, a cycle) must not leave the transaction open.
+        rendered = render(written.outcome, call.auditId);
+        rows = [...written.auditRows, ownAuditRow(call, options, keyHash, written.outcome, rendered)];
       } catch (error) {
         await rollback();
         throw error;
       }
       const { outcome } = written;
-      const rendered = render(outcome, call.auditId);
-      const rows = [...written.auditRows, ownAuditRow(call, options, keyHash, outcome, rendered)];
       if (!isSuccess(outcome)) {
         // Nothing the handler wrote may commit; the refusal and its audit rows do, on their own.
         committed.length = 0;

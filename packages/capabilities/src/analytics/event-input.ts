@@ -36,6 +36,10 @@ function fail(pointer: string, keyword: string, message: string): never {
   throw new Invalid({ schema_pointer: pointer, keyword, message });
 }
 
+const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+/** `\u0000` as an escape in JSON text (not a literal backslash before `u0000`). */
+const ESCAPED_NUL = /(?<!\\)(?:\\\\)*\\u0000/;
+
 function text(value: unknown, pointer: string, max: number, required = false): string | null {
   if (value === undefined || value === null) {
     if (required) fail(pointer, 'required', 'is required');
@@ -48,6 +52,8 @@ function text(value: unknown, pointer: string, max: number, required = false): s
     return null;
   }
   if (trimmed.length > max) fail(pointer, 'maxLength', `must be at most ${max} characters`);
+  // PostgreSQL stores no U+0000 in text or json: such an event would fail its whole batch's insert.
+  if (trimmed.includes('\u0000')) fail(pointer, 'characters', NUL_MESSAGE);
   return trimmed;
 }
 
@@ -73,11 +79,12 @@ function event(value: unknown, pointer: string, now: Date): IncomingEvent {
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
     fail(`${pointer}/properties`, 'type', 'must be an object');
   }
-  if (
-    input.properties !== undefined &&
-    Buffer.byteLength(JSON.stringify(properties), 'utf8') > MAX_PROPERTIES_BYTES
-  ) {
-    fail(`${pointer}/properties`, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
+  if (input.properties !== undefined) {
+    const serialized = JSON.stringify(properties);
+    if (Buffer.byteLength(serialized, 'utf8') > MAX_PROPERTIES_BYTES)
+      fail(`${pointer}/properties`, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
+    // A name or value holding U+0000 (JSON.stringify writes it as the escape).
+    if (ESCAPED_NUL.test(serialized)) fail(`${pointer}/properties`, 'characters', NUL_MESSAGE);
   }
   let occurredAt = now;
   if (input.occurred_at !== undefined) {

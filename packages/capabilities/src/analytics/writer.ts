@@ -23,10 +23,14 @@ export const MAX_QUEUED_ROWS = 20_000;
 /** Wait before writing again after the database failed (it is down or restarting). */
 const RETRY_AFTER_FAILURE_MS = 1000;
 
-/** SQLSTATE class 23: a row the database refuses (its property was deleted meanwhile), not an outage. */
+/**
+ * SQLSTATE class 23 (its property was deleted meanwhile) or 22 (a value the database cannot hold): a row
+ * the database refuses, not an outage. Retried as an outage, one such row would hold up every row
+ * behind it for good.
+ */
 function refusedRow(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('23');
+  return typeof code === 'string' && (code.startsWith('23') || code.startsWith('22'));
 }
 
 /**
