@@ -32,6 +32,13 @@ const routes = (host: Parameters<NonNullable<CapabilityDomain['start']>>[0]): Pu
     }),
   },
   {
+    // Like a secret booking link: the path itself is the credential.
+    method: 'GET',
+    path: '/demo/secret/:slug/:secret',
+    handle: async (request) =>
+      request.params.secret === 's3cr3t-valid' ? { status: 200, body: { ok: true } } : { status: 404 },
+  },
+  {
     method: 'POST',
     path: '/demo/echo',
     bodyLimitBytes: 32,
@@ -224,6 +231,27 @@ describe('domain public routes', () => {
     expect(rows).toMatchObject([{ request_id: 'public-2', http_status: 500, outcome: 'failed' }]);
   });
 
+  it("never write a route's secret parameter to the log or an audit row", async () => {
+    const get = (path: string, id: string) =>
+      fetch(`${gateway.url}${path}`, { headers: { 'X-Request-Id': id } });
+    expect((await get('/demo/secret/intro/s3cr3t-valid', 'secret-1')).status).toBe(200);
+    // A trailing slash is answered through Koa: the same redaction there.
+    expect((await get('/demo/secret/intro/s3cr3t-valid/', 'secret-2')).status).toBe(200);
+    const refused = await get('/demo/secret/intro/s3cr3t-guess', 'secret-3');
+    expect(refused.status).toBe(404);
+    const { error } = await refused.json();
+    expect(log.text()).not.toContain('s3cr3t');
+    const lines = log.entries().filter((entry) => String(entry.request_id).startsWith('secret-'));
+    expect(lines.map((entry) => entry.path)).toEqual([
+      '/demo/secret/intro/[secret]',
+      '/demo/secret/intro/[secret]/',
+      '/demo/secret/intro/[secret]',
+    ]);
+    const [row] = await gateway.knex('audit_events').where({ audit_id: error.audit_id });
+    expect(JSON.stringify(row)).not.toContain('s3cr3t');
+    expect(JSON.stringify(row)).toContain('/demo/secret/intro/[secret]');
+  });
+
   it('count rate limits per key', async () => {
     const statuses = [];
     for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${gateway.url}/demo/limited`)).status);
@@ -282,7 +310,11 @@ describe('mail staged by a domain', () => {
     expect(attachmentsOf(mail).map((file) => [file.filename, file.content.toString()])).toEqual([
       ['invoice.pdf', '%PDF-1.7'],
     ]);
-    const row = await gateway.knex('mail_outbox').where({ subject: 'Invoice A-1' }).first();
+    // The outbox marks the row sent just after the mailbox has the message.
+    const row = await waitUntil(async () => {
+      const found = await gateway.knex('mail_outbox').where({ subject: 'Invoice A-1' }).first();
+      return found?.status === 'sent' ? found : undefined;
+    });
     expect(row).toMatchObject({ status: 'sent', body_ciphertext: null, attachments_ciphertext: null });
 
     const failed = await invoke('A-2', true);

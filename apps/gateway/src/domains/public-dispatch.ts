@@ -6,6 +6,7 @@ import { readRequestBytes } from '../http/body.js';
 import { answerFailure } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { ANONYMOUS_BODY_LIMIT_BYTES } from '../http/key-before-body.js';
+import { pathWithoutSecrets } from '../http/log-path.js';
 import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logger.js';
@@ -147,7 +148,7 @@ async function serve(
       requestId,
       log: logOf(),
       method: request.method ?? '',
-      path,
+      path: pathWithoutSecrets(path, params),
       headers: request.headers,
     });
     status = failure.status;
@@ -165,7 +166,7 @@ async function serve(
       {
         method: request.method,
         route: route.path,
-        path: sanitizeForLog(path).slice(0, 512),
+        path: sanitizeForLog(pathWithoutSecrets(path, params)).slice(0, 512),
         status,
         duration_ms: Math.round(durationMs * 100) / 100,
         error_code: errorCode,

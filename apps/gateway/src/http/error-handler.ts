@@ -6,6 +6,7 @@ import { recordAuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
 import { renderError } from './error-envelope.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from './gateway-error.js';
+import { pathWithoutSecrets } from './log-path.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import type { GatewayState } from './state.js';
@@ -44,7 +45,7 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
         requestId: ctx.state.requestId,
         log: ctx.state.log,
         method: ctx.method,
-        path: ctx.path,
+        path: pathWithoutSecrets(ctx.path, (ctx as { params?: Record<string, string> }).params),
         headers: ctx.headers,
       });
       for (const name of Object.keys(ctx.response.headers)) {

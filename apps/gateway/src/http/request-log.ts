@@ -1,10 +1,11 @@
 import type { Middleware } from 'koa';
 import { sanitizeForLog } from '../logger.js';
+import { pathWithoutSecrets } from './log-path.js';
 import type { GatewayState } from './state.js';
 
 /**
  * Writes one structured line per request once it is answered: method, matched route, path (never the
- * query string, which could carry secrets), status, duration and the error code if it failed.
+ * query string, which could carry secrets, nor a route's `secret` parameter), status, duration and the error code if it failed.
  */
 export function requestLog(): Middleware<GatewayState> {
   return async (ctx, next) => {
@@ -18,7 +19,9 @@ export function requestLog(): Middleware<GatewayState> {
         {
           method: ctx.method,
           route: typeof route === 'string' ? route : null,
-          path: sanitizeForLog(ctx.path).slice(0, 512),
+          path: sanitizeForLog(
+            pathWithoutSecrets(ctx.path, (ctx as { params?: Record<string, string> }).params),
+          ).slice(0, 512),
           status: ctx.status,
           duration_ms: Math.round(durationMs * 100) / 100,
           error_code: ctx.state.errorCode,
