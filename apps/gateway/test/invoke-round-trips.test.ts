@@ -10,8 +10,7 @@ import http from 'node:http';
 import { readWalletSnapshot } from '@agw/gateway';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { onboard } from './helpers/access-client.js';
-import { useGateway } from './helpers/gateway.js';
+import { approvedInstallation, useGateway } from './helpers/gateway.js';
 
 const counted = new AsyncLocalStorage<{ queries: string[] }>();
 const TAG = 'x-test-count-round-trips';
@@ -41,15 +40,7 @@ let organizationId: string;
 let uploads = 0;
 
 beforeAll(async () => {
-  const flow = await onboard(gateway.client);
-  await gateway
-    .knex('installations')
-    .where({ id: flow.installationId })
-    .update({ owner_verified_at: gateway.knex.fn.now(), operator_approval_status: 'approved' });
-  key = flow.installationKey;
-  organizationId = (await gateway.knex('installations').where({ id: flow.installationId }).first())
-    .organization_id;
-  await gateway.knex('wallets').insert({ organization_id: organizationId, balance: '1' });
+  ({ key, organizationId } = await approvedInstallation(gateway, '1'));
 });
 
 /** Uploads a document; answers the status and the queries its request made. */

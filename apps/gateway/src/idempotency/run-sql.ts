@@ -19,7 +19,8 @@ import {
   render,
   storedAnswer,
 } from './run.js';
-import { inProgress, isNotStored } from './store.js';
+import { isNotStored } from './statements.js';
+import { inProgress } from './store.js';
 
 /** What a run inside {@link answerIdempotentOnSql} hands back: its outcome and what to write with it. */
 export interface WrittenOutcome {

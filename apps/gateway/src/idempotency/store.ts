@@ -3,10 +3,22 @@ import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { AUDIT_COLUMNS, type AuditRow, auditRowParams, auditRowsSelect } from '../ports/audit-rows.js';
+import { type AuditRow, auditRowParams } from '../ports/audit-rows.js';
 import { answerWritesStagedRows, takeStagedAuditRows } from '../ports/staged-audit.js';
-import { type SnapshotRow, snapshotOfRow, snapshotSelect, snapshotWindows } from '../ports/wallet-store.js';
+import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import {
+  CLAIM,
+  COMPLETE,
+  COMPLETE_OR_FAIL,
+  DISCARD,
+  FENCE,
+  FENCE_SNAPSHOT,
+  READ,
+  REAP,
+  RELEASE,
+  TAKE_OVER,
+} from './statements.js';
 
 /**
  * Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). Given to
@@ -46,88 +58,9 @@ export interface IdempotencyTimings {
   readonly retentionSeconds?: number;
 }
 
-const TABLE = 'idempotency_keys';
 const DEFAULT_LEASE_SECONDS = 15;
 const REAP_EVERY_MS = 10 * 60_000;
 const REAP_BATCH = 1000;
-
-const SCOPE = 'scope_tenant = $1 AND scope_principal = $2 AND idem_key = $3';
-
-// Named statements (parsed and planned once per connection on PostgreSQL); $1-$3 are always the scope.
-const CLAIM = {
-  name: 'agw.idempotency.claim',
-  text: `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state, locked_by,
-                               lease_expires_at, expires_at)
-         VALUES ($1, $2, $3, $4, 'in_progress', $5, now() + make_interval(secs => $6), now() + make_interval(secs => $7))
-         ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
-           SET fingerprint = EXCLUDED.fingerprint, state = 'in_progress', recovery_point = 'started',
-               locked_by = EXCLUDED.locked_by, lease_expires_at = EXCLUDED.lease_expires_at,
-               response_status = NULL, response_headers = NULL, response_body = NULL,
-               response_encrypted = false, created_at = now(), expires_at = EXCLUDED.expires_at
-           WHERE ${TABLE}.expires_at <= now()
-         RETURNING idem_key`,
-};
-const TAKE_OVER = {
-  name: 'agw.idempotency.take-over',
-  text: `UPDATE ${TABLE} SET locked_by = $4, lease_expires_at = now() + make_interval(secs => $5)
-          WHERE ${SCOPE} AND state = 'in_progress' AND lease_expires_at <= now()
-          RETURNING idem_key`,
-};
-const READ = {
-  name: 'agw.idempotency.read',
-  text: `SELECT fingerprint, state, locked_by, (lease_expires_at > now()) AS lease_live, response_status,
-                response_headers, response_body, response_encrypted
-           FROM ${TABLE} WHERE ${SCOPE} AND expires_at > now()`,
-};
-const FENCE = {
-  name: 'agw.idempotency.fence',
-  text: `SELECT idem_key FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress' FOR UPDATE`,
-};
-// The fence and the wallet snapshot billing is about to read, in one statement: the row lock is taken
-// first (the CTE), and no row comes back when the claim was lost.
-const FENCE_SNAPSHOT = {
-  name: 'agw.idempotency.fence-snapshot',
-  text: `WITH fence AS (${FENCE.text})
-         SELECT snapshot.* FROM fence CROSS JOIN (${snapshotSelect(5)}) AS snapshot`,
-};
-// The answer, the run's charge and every audit row of the transaction in one statement. The charge
-// ($9–$13, all null for none) is written once per scope; if its scope was charged before — possible only
-// for a key reused after its retention, or under another API key of the same installation — the UPDATE
-// matches nothing and the caller rolls back: the answer never claims a charge that was not made. A
-// data-modifying CTE runs whether or not the UPDATE matches (then the transaction rolls back).
-const LEDGER_AND_AUDIT = `ledger AS (
-           INSERT INTO wallet_ledger
-             (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
-           SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz, false
-            WHERE $11::text IS NOT NULL
-           ON CONFLICT (idempotency_scope) DO NOTHING
-           RETURNING id),
-         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(14)})`;
-const ANSWER = `UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
-                lease_expires_at = NULL, response_status = $5, response_headers = $6::jsonb,
-                response_body = $7, response_encrypted = $8
-          WHERE ${SCOPE} AND locked_by = $4 AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM ledger))`;
-const COMPLETE = { name: 'agw.idempotency.complete', text: `WITH ${LEDGER_AND_AUDIT} ${ANSWER}` };
-/** What the statement below fails with when it stored nothing. */
-const NOT_STORED = 'agw: idempotent answer not stored, rows: ';
-// The same writes, for a caller that sends COMMIT behind it in the same batch: when no answer was stored
-// the statement fails — a text that is no number cast to int, evaluated only for the row HAVING lets
-// through — so PostgreSQL skips the COMMIT up to the batch's Sync and the caller rolls back.
-const COMPLETE_OR_FAIL = {
-  name: 'agw.idempotency.complete-or-fail',
-  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${ANSWER} RETURNING 1)
-         SELECT ('${NOT_STORED}' || count(*))::int FROM answered HAVING count(*) <> 1`,
-};
-const DISCARD = {
-  name: 'agw.idempotency.discard',
-  text: `WITH audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(5)})
-         DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4`,
-};
-const RELEASE = {
-  name: 'agw.idempotency.release',
-  text: `DELETE FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress'
-            AND recovery_point = 'started'`,
-};
 
 /** What the stored answer's statement writes. */
 export interface AnswerInput {
@@ -166,7 +99,7 @@ export class IdempotencyStore {
   #lastReap = 0;
 
   constructor(
-    private readonly knex: Knex,
+    knex: Knex,
     private readonly box: SecretBox,
     timings: IdempotencyTimings = {},
   ) {
@@ -358,11 +291,8 @@ export class IdempotencyStore {
 
   /** Deletes up to `batch` expired rows (their ciphertexts with them); returns how many. */
   async reap(batch = REAP_BATCH): Promise<number> {
-    const result = await this.knex.raw(
-      `DELETE FROM ${TABLE} WHERE ctid IN (SELECT ctid FROM ${TABLE} WHERE expires_at < now() LIMIT ?)`,
-      [batch],
-    );
-    return result.rowCount ?? result.affectedRows ?? 0;
+    const result = await this.#sql.query(REAP.text, [batch], { name: REAP.name });
+    return result.rowCount;
   }
 
   // The reaper runs on access, at most every ten minutes per process, and never delays the request.
@@ -402,11 +332,6 @@ function auditRows(trx: Knex.Transaction, own: AuditRow | undefined): AuditRow[]
   const rows = takeStagedAuditRows(trx);
   if (own !== undefined) rows.push(own);
   return rows;
-}
-
-/** True for the error of {@link IdempotencyStore.answerAndCommit} that stored nothing. */
-export function isNotStored(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(NOT_STORED);
 }
 
 /** The claim is gone (taken over after its lease): the request is answered as still in progress. */
