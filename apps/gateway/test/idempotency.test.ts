@@ -277,6 +277,26 @@ describe('one-time keys in replays', () => {
   });
 });
 
+describe('retention', () => {
+  it('the reaper deletes expired records (their ciphertexts with them) and keeps the rest', async () => {
+    const store = new IdempotencyStore(gateway.knex, new SecretBox(randomBytes(32)));
+    const kept = { tenant: 'org-reap-test', principal: 'key-1', key: 'reap-kept-key-00001' };
+    const gone = { ...kept, key: 'reap-gone-key-00001' };
+    await store.begin(kept, 'f1', 'request-a');
+    await store.begin(gone, 'f1', 'request-a');
+    await gateway
+      .knex('idempotency_keys')
+      .where({ idem_key: gone.key })
+      .update({ expires_at: gateway.knex.raw("now() - interval '1 second'") });
+    expect(await store.reap()).toBeGreaterThanOrEqual(1);
+    const left = await gateway
+      .knex('idempotency_keys')
+      .where({ scope_tenant: 'org-reap-test' })
+      .pluck('idem_key');
+    expect(left).toEqual([kept.key]);
+  });
+});
+
 describe('leases and fencing', () => {
   it('a live lease answers in progress; an expired one is taken over and the first holder can no longer commit', async () => {
     const store = new IdempotencyStore(gateway.knex, new SecretBox(randomBytes(32)));
