@@ -2,7 +2,7 @@
 // rolls back (its writes with it) and the refusal is recorded afterwards — stored under the key,
 // audited, not charged. A key whose charge an earlier run already made answers 409 and runs nothing.
 import { createHash, randomUUID } from 'node:crypto';
-import { CapabilityError } from '@agw/capabilities';
+import { CapabilityError, type Sql } from '@agw/capabilities';
 import { readWalletSnapshot } from '@agw/gateway';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
@@ -10,6 +10,9 @@ import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { storedKeyFor } from './helpers/idempotency-hash.js';
+
+/** The SQL port a handler kept past its run (label `keep…`). */
+let kept: Sql | undefined;
 
 // Writes a document row as the tenant, then refuses when asked to: the row must not survive.
 const note = demoCapability<{ label: string }, { id: string }>(
@@ -41,6 +44,7 @@ const note = demoCapability<{ label: string }, { id: string }>(
         content,
       ],
     );
+    if (label.startsWith('keep')) kept = ctx.sql;
     if (label.startsWith('refuse')) throw new CapabilityError('conflict', 'This note conflicts.');
     // A result JSON cannot hold: rendering the answer throws after the handler's write.
     if (label.startsWith('bigint')) return { id, size: BigInt(content.length) } as unknown as { id: string };
@@ -122,6 +126,15 @@ describe('a result that cannot be rendered', () => {
       expect((await invoke(`after-${round}`, `note-after-key-000${round}`)).status).toBe(200);
       expect(await notes(`after-${round}`)).toHaveLength(1);
     }
+  });
+});
+
+describe('a handler that keeps its SQL port past its run', () => {
+  it('cannot send on the connection once it went back to the pool', async () => {
+    expect((await invoke('keep-1', 'note-keep-key-00001')).status).toBe(200);
+    await expect(kept?.query('select 1')).rejects.toThrow(/went back to the pool/);
+    expect((await invoke('after-keep', 'note-after-keep-01')).status).toBe(200);
+    expect(await notes('after-keep')).toHaveLength(1);
   });
 });
 

@@ -179,13 +179,38 @@ export async function withKnexConnection<T>(
   fn: (sql: TransactionSql, dispose: (error: unknown) => void) => Promise<T>,
 ): Promise<T> {
   const connection = (await knex.client.acquireConnection()) as KnexConnection;
+  const lent = lentUntilReleased(portOf(connection));
   try {
-    return await fn(portOf(connection), (error) => {
+    return await fn(lent.port, (error) => {
       (connection as { __knex__disposed?: unknown }).__knex__disposed = error;
     });
   } finally {
+    lent.release();
     await knex.client.releaseConnection(connection);
   }
+}
+
+/**
+ * `port`, refusing every statement once released: a handler that kept its `ctx.sql` (a statement it did
+ * not await, a late timer) must not run it on a connection another request owns by then.
+ */
+function lentUntilReleased(port: TransactionSql): { port: TransactionSql; release(): void } {
+  let released = false;
+  const refuse = () =>
+    Promise.reject(
+      new Error('this connection went back to the pool with its transaction; the statement was not sent'),
+    );
+  return {
+    release: () => {
+      released = true;
+    },
+    port: {
+      query: (text, params, options) => (released ? refuse() : port.query(text, params, options)),
+      exec: (text) => (released ? refuse() : port.exec(text)),
+      queryAfter: (leading, text, params, options, trailing) =>
+        released ? refuse() : port.queryAfter(leading, text, params, options, trailing),
+    },
+  };
 }
 
 /** The SQL port of `db`: a knex transaction's connection, or knex's pool (one statement per checkout). */
