@@ -164,7 +164,7 @@ export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
 export { createPeriodicTask, type PeriodicTask } from './periodic.js';
 export { createKnexApprovalStore } from './ports/approval-store.js';
 export { createKnexAuditSink } from './ports/audit-sink.js';
-export { createKnexExecutor, type KnexExecutor } from './ports/executor.js';
+export { createSqlExecutor, type SqlExecutor } from './ports/executor.js';
 export { createChargeRollup, DEFAULT_ROLLUP_INTERVAL_MS, rollUpCharges } from './ports/wallet-rollup.js';
 export { createKnexWalletStore, credits, readWalletSnapshot } from './ports/wallet-store.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';

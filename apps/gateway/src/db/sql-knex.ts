@@ -7,9 +7,10 @@ import { queryAfter } from './sql-pg-batch.js';
 import { pgliteSql } from './sql-pglite.js';
 
 /**
- * The SQL port on the connection of a knex transaction, so a handler's statements run in the very
- * transaction that holds the chain's charge and audit rows (knex's BEGIN … COMMIT), with no query
- * builder and no `?`-binding rewriting in between.
+ * The SQL port on the connection of a knex transaction, so statements run in the very transaction knex
+ * opened (the access routes' idempotent runs, a domain's public routes), with no query builder and no
+ * `?`-binding rewriting in between. The invoke route opens no knex transaction: it drives its own on a
+ * pooled connection (src/db/pool-transaction.ts, src/idempotency/run-sql.ts).
  *
  * Why the transaction's own connection: a knex transaction holds one connection for its whole life;
  * its client (`makeTxClient` in knex/lib/execution/transaction.js) overrides `acquireConnection()` to

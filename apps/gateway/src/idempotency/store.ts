@@ -4,7 +4,6 @@ import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { type AuditRow, auditRowParams } from '../ports/audit-rows.js';
-import { answerWritesStagedRows, takeStagedAuditRows } from '../ports/staged-audit.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import {
@@ -155,8 +154,6 @@ export class IdempotencyStore {
     const held = await sqlOfKnexTransaction(trx).query(FENCE.text, [...scopeParams(scope), requestId], {
       name: FENCE.name,
     });
-    // From here the answer (complete or discard) writes the audit rows the chain stages on `trx`.
-    answerWritesStagedRows(trx);
     if (held.rows.length === 0) throw inProgress();
   }
 
@@ -172,7 +169,7 @@ export class IdempotencyStore {
     encrypt: boolean,
     auditRow?: AuditRow,
   ): Promise<void> {
-    const rows = auditRows(trx, auditRow);
+    const rows = auditRow === undefined ? [] : [auditRow];
     const done = await this.answer(sqlOfKnexTransaction(trx), { scope, requestId, response, encrypt, rows });
     if (!done) throw inProgress();
   }
@@ -188,8 +185,7 @@ export class IdempotencyStore {
     requestId: string,
     auditRow: AuditRow,
   ): Promise<void> {
-    const rows = auditRows(trx, auditRow);
-    if (!(await this.discardOn(sqlOfKnexTransaction(trx), scope, requestId, rows))) throw inProgress();
+    if (!(await this.discardOn(sqlOfKnexTransaction(trx), scope, requestId, [auditRow]))) throw inProgress();
   }
 
   /**
@@ -325,13 +321,6 @@ export class IdempotencyStore {
 
 function scopeParams(scope: IdempotencyScope): string[] {
   return [scope.tenant, scope.principal, scope.key];
-}
-
-/** The audit rows the answer's statement writes: those staged on `trx`, then the run's own. */
-function auditRows(trx: Knex.Transaction, own: AuditRow | undefined): AuditRow[] {
-  const rows = takeStagedAuditRows(trx);
-  if (own !== undefined) rows.push(own);
-  return rows;
 }
 
 /** The claim is gone (taken over after its lease): the request is answered as still in progress. */

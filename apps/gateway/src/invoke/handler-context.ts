@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CapabilityContext, CapabilityHandler, IdGenerator, MailPort, Sql } from '@agw/capabilities';
 import type { Principal } from '@agw/guard';
-import type { Knex } from 'knex';
-import { sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { runAsTenant, runAsTenantUnsaved, runInTenantSavepoint } from '../db/tenant.js';
 import { runAsTenantRead } from '../db/tenant-read.js';
 import { type TransactionMail, transactionMail } from '../mail/domain-mail.js';
@@ -28,9 +26,9 @@ export interface HandlerCall {
  * - Inside a mutating invoke's own transaction (src/idempotency/run-sql.ts): no savepoint, the tenant
  *   rides with the handler's first statement; a failure rolls the whole transaction back and the
  *   runner records it afterwards. The runner resets the role ahead of its answer statement.
- * - Inside a knex transaction (paid read, long-running, a job): a mutating handler runs in a
- *   savepoint (its writes roll back on failure while the failure's audit record still commits); the
- *   role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
+ * - Inside a transaction whose ports write (a paid read, a job: src/ports/executor.ts `transact`): a
+ *   mutating handler runs in a savepoint (its writes roll back on failure while the failure's audit
+ *   record still commits); the role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
  *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
  *   transaction and answers 500).
  * - A free read has no transaction of the invoke's (its audit rows are group-committed on the pool):
@@ -54,32 +52,22 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
       open.afterCommit(() => mail?.dispatch());
       return await runAsTenantUnsaved(open.sql, organizationId, handle);
     }
-    if (!executor.inTransaction()) {
+    const transaction = executor.transaction();
+    if (transaction === undefined) {
       const value = await runAsTenantRead(runtime.knex, organizationId, (sql) =>
         executor.withinSql(sql, () => handle(sql)),
       );
       mail?.dispatch();
       return value;
     }
-    const trx = executor.current() as Knex.Transaction;
-    // Staged mail goes out once the invoke's transaction commits (a rollback means it never existed).
-    void outermost(trx).executionPromise.then(
-      () => mail?.dispatch(),
-      () => undefined,
-    );
-    if (!call.mutating) return await runAsTenant(sqlOfKnexTransaction(trx), organizationId, handle);
-    return await runInTenantSavepoint(sqlOfKnexTransaction(trx), organizationId, handle);
+    // Staged mail goes out once the run's transaction commits (a rollback means it never existed).
+    transaction.afterCommit(() => mail?.dispatch());
+    if (!call.mutating) return await runAsTenant(transaction.sql, organizationId, handle);
+    return await runInTenantSavepoint(transaction.sql, organizationId, handle);
   } finally {
     // Whatever the handler left running (a fetch, a timer) learns that its run is over.
     controller.abort();
   }
-}
-
-/** The transaction that commits: knex nests savepoints as child transactions of it. */
-function outermost(trx: Knex.Transaction): Knex.Transaction {
-  let current = trx;
-  while (current.parentTransaction) current = current.parentTransaction;
-  return current;
 }
 
 const noMail: MailPort = {

@@ -22,7 +22,7 @@ import type { Logger } from '../logger.js';
 import type { MailStaging } from '../mail/domain-mail.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
-import { createKnexExecutor, type KnexExecutor } from '../ports/executor.js';
+import { createSqlExecutor, type SqlExecutor } from '../ports/executor.js';
 import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
 import { createKnexWalletStore } from '../ports/wallet-store.js';
 import { createGatewayRateLimiter } from './rate-limiter.js';
@@ -50,7 +50,7 @@ export function rateLimitsOf(config: GatewayConfig): RateLimits {
 /** The invoke chain and the ports the routes and handlers share, built once per app. */
 export interface InvokeRuntime {
   readonly chain: GuardChain<Principal>;
-  readonly executor: KnexExecutor;
+  readonly executor: SqlExecutor;
   readonly wallet: WalletStore;
   /** The pool: a free read's handler gets a short transaction of its own (src/invoke/handler-context.ts). */
   readonly knex: Knex;
@@ -94,7 +94,7 @@ export interface InvokeRuntimeOptions {
  */
 export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = {}): InvokeRuntime {
   const clock = options.clock ?? systemClock;
-  const executor = createKnexExecutor(knex);
+  const executor = createSqlExecutor(knex);
   const egress = options.egress ?? { allowedHosts: [], allowHttp: false };
   const protocols = egress.allowHttp ? ['https:', 'http:'] : ['https:'];
   const noEgress = createEgressFetch([], fetch, { protocols });

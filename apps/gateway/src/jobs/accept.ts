@@ -37,7 +37,7 @@ export async function acceptJob(
     after: run.after,
   };
   const id = randomUUID();
-  await insertJob(runtime.executor.current(), {
+  await insertJob(runtime.executor.sql(), {
     id,
     organization_id: principal.organization_id,
     installation_id: principal.installation_id,

@@ -1,3 +1,4 @@
+import type { Sql } from '@agw/capabilities';
 import type { DeferredRun } from '@agw/guard';
 import type { Knex } from 'knex';
 
@@ -48,14 +49,32 @@ export type NewJob = Pick<
   | 'accepted_audit_id'
 >;
 
+const INSERT = {
+  name: 'agw.jobs.insert',
+  text: `INSERT INTO invoke_jobs (id, organization_id, installation_id, capability_id, capability_version, params,
+                               idempotency_key, run_state, max_attempts, accepted_audit_id)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8::jsonb, $9, $10)`,
+};
+
 /** Inserts a queued job; runs in the accepting request's transaction, beside its audit record. */
-export async function insertJob(db: Knex, job: NewJob): Promise<void> {
-  await db('invoke_jobs').insert({
-    ...job,
-    // jsonb columns: knex passes objects to pg as JSON only when they are strings.
-    params: JSON.stringify(job.params),
-    run_state: JSON.stringify(job.run_state),
-  });
+export async function insertJob(sql: Sql, job: NewJob): Promise<void> {
+  await sql.query(
+    INSERT.text,
+    [
+      job.id,
+      job.organization_id,
+      job.installation_id,
+      job.capability_id,
+      job.capability_version,
+      // Serialized here: `pg` would send a JavaScript array as a PostgreSQL array, not as JSON.
+      JSON.stringify(job.params),
+      job.idempotency_key,
+      JSON.stringify(job.run_state),
+      job.max_attempts,
+      job.accepted_audit_id,
+    ],
+    { name: INSERT.name },
+  );
 }
 
 /**
@@ -84,15 +103,21 @@ export async function claimJob(knex: Knex, owner: string, leaseMs: number): Prom
   return (result.rows as JobRow[])[0];
 }
 
+const COLUMNS = `id, organization_id, installation_id, capability_id, capability_version, params, idempotency_key,
+  run_state, status, attempts, max_attempts, lease_owner, accepted_audit_id, outcome_audit_id, response_status,
+  response, created_at`;
+const LOCK = {
+  name: 'agw.jobs.lock',
+  text: `SELECT ${COLUMNS} FROM invoke_jobs WHERE id = $1 AND status = 'running' AND lease_owner = $2 FOR UPDATE`,
+};
+
 /**
  * Locks a claimed job for its run, in the run's transaction: the row stays locked until the run commits
  * or rolls back. Undefined when `owner` no longer holds it (the lease expired and another took it).
  */
-export async function lockJob(trx: Knex, id: string, owner: string): Promise<JobRow | undefined> {
-  return trx('invoke_jobs')
-    .where({ id, status: 'running', lease_owner: owner })
-    .forUpdate()
-    .first<JobRow | undefined>();
+export async function lockJob(sql: Sql, id: string, owner: string): Promise<JobRow | undefined> {
+  const { rows } = await sql.query<JobRow>(LOCK.text, [id, owner], { name: LOCK.name });
+  return rows[0];
 }
 
 /** The final state of a job: the InvokeResponse (succeeded) or the error envelope (failed). */
@@ -104,35 +129,41 @@ export interface JobOutcome {
   readonly errorCode?: string;
 }
 
+const FINISH = {
+  name: 'agw.jobs.finish',
+  text: `UPDATE invoke_jobs
+            SET status = $2, response_status = $3, response = $4::jsonb, outcome_audit_id = $5, error_code = $6,
+                lease_owner = NULL, lease_expires_at = NULL, finished_at = now(), updated_at = now()
+          WHERE id = $1`,
+};
+
 /** Stores the final answer and releases the lease; in the run's transaction, with the charge. */
-export async function finishJob(trx: Knex, id: string, outcome: JobOutcome): Promise<void> {
-  await trx('invoke_jobs')
-    .where({ id })
-    .update({
-      status: outcome.status,
-      response_status: outcome.responseStatus,
-      response: JSON.stringify(outcome.response),
-      outcome_audit_id: outcome.outcomeAuditId,
-      error_code: outcome.errorCode ?? null,
-      lease_owner: null,
-      lease_expires_at: null,
-      finished_at: trx.fn.now(),
-      updated_at: trx.fn.now(),
-    });
+export async function finishJob(sql: Sql, id: string, outcome: JobOutcome): Promise<void> {
+  await sql.query(
+    FINISH.text,
+    [
+      id,
+      outcome.status,
+      outcome.responseStatus,
+      JSON.stringify(outcome.response),
+      outcome.outcomeAuditId,
+      outcome.errorCode ?? null,
+    ],
+    { name: FINISH.name },
+  );
 }
 
+const REQUEUE = {
+  name: 'agw.jobs.requeue',
+  text: `UPDATE invoke_jobs
+            SET status = 'queued', error_code = $3, lease_owner = NULL, lease_expires_at = NULL,
+                available_at = now() + ($2::double precision * interval '1 millisecond'), updated_at = now()
+          WHERE id = $1`,
+};
+
 /** Puts a job back in the queue for another attempt after `delayMs`. */
-export async function requeueJob(trx: Knex, id: string, delayMs: number, errorCode: string): Promise<void> {
-  await trx('invoke_jobs')
-    .where({ id })
-    .update({
-      status: 'queued',
-      error_code: errorCode,
-      lease_owner: null,
-      lease_expires_at: null,
-      available_at: trx.raw(`now() + (? * interval '1 millisecond')`, [delayMs]),
-      updated_at: trx.fn.now(),
-    });
+export async function requeueJob(sql: Sql, id: string, delayMs: number, errorCode: string): Promise<void> {
+  await sql.query(REQUEUE.text, [id, delayMs, errorCode], { name: REQUEUE.name });
 }
 
 /** The job `id` of `organizationId`; undefined for another organization's job, as for a missing one. */

@@ -1,7 +1,6 @@
-import type { CapabilityHandler } from '@agw/capabilities';
+import type { CapabilityHandler, Sql } from '@agw/capabilities';
 import type { ErrorCode } from '@agw/contracts';
 import type { ExecutableRun, GuardCapability, Principal } from '@agw/guard';
-import type { Knex } from 'knex';
 import { renderError } from '../http/error-envelope.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { type Executed, executeCapability } from '../invoke/execute.js';
@@ -36,36 +35,29 @@ export interface RunJobOptions {
  * final. If the transaction fails (database down, settle fault) nothing commits and the lease expiry
  * hands the job to the next claim.
  */
-export async function runJob(
-  knex: Knex,
-  runner: JobRunner,
-  job: JobRow,
-  options: RunJobOptions,
-): Promise<void> {
+export async function runJob(runner: JobRunner, job: JobRow, options: RunJobOptions): Promise<void> {
   const { runtime } = runner;
-  await knex.transaction((trx) =>
-    runtime.executor.within(trx, async () => {
-      const locked = await lockJob(trx, job.id, options.owner);
-      if (locked === undefined) return;
-      const contract = runner.contractOf(job.capability_id, job.capability_version);
-      const handler = contract && runner.handlers.get(`${contract.id}@${contract.version}`);
-      const run = restoreRun(runner, job, contract);
-      let executed: Executed;
-      if (contract === undefined || handler === undefined) {
-        executed = await fail(run, 'capability_not_found', 'The capability is gone from this gateway.');
-      } else if (locked.attempts > locked.max_attempts) {
-        executed = await fail(run, 'internal_error', 'The job failed after every attempt.');
-      } else {
-        executed = await executeCapability(runtime, run, { contract, handler, params: job.params });
-      }
-      await store(trx, locked, executed, options);
-    }),
-  );
+  await runtime.executor.transact(async (sql) => {
+    const locked = await lockJob(sql, job.id, options.owner);
+    if (locked === undefined) return;
+    const contract = runner.contractOf(job.capability_id, job.capability_version);
+    const handler = contract && runner.handlers.get(`${contract.id}@${contract.version}`);
+    const run = restoreRun(runner, job, contract);
+    let executed: Executed;
+    if (contract === undefined || handler === undefined) {
+      executed = await fail(run, 'capability_not_found', 'The capability is gone from this gateway.');
+    } else if (locked.attempts > locked.max_attempts) {
+      executed = await fail(run, 'internal_error', 'The job failed after every attempt.');
+    } else {
+      executed = await executeCapability(runtime, run, { contract, handler, params: job.params });
+    }
+    await store(sql, locked, executed, options);
+  });
 }
 
-async function store(trx: Knex, job: JobRow, executed: Executed, options: RunJobOptions): Promise<void> {
+async function store(sql: Sql, job: JobRow, executed: Executed, options: RunJobOptions): Promise<void> {
   if (executed.kind === 'succeeded') {
-    await finishJob(trx, job.id, {
+    await finishJob(sql, job.id, {
       status: 'succeeded',
       responseStatus: 200,
       response: executed.body,
@@ -80,13 +72,13 @@ async function store(trx: Knex, job: JobRow, executed: Executed, options: RunJob
       'job run failed',
     );
     if (job.attempts < job.max_attempts) {
-      await requeueJob(trx, job.id, options.retryDelayMs * job.attempts, error.code);
+      await requeueJob(sql, job.id, options.retryDelayMs * job.attempts, error.code);
       return;
     }
   }
   // The stored answer is the envelope invoke would have given (src/http/error-envelope.ts).
   const rendered = renderError(error, auditId);
-  await finishJob(trx, job.id, {
+  await finishJob(sql, job.id, {
     status: 'failed',
     responseStatus: rendered.status,
     response: rendered.body,

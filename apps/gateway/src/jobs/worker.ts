@@ -59,7 +59,7 @@ export function createJobWorker(knex: Knex, logger: Logger, options: JobWorkerOp
     while (!stopping) {
       const job = await claimJob(knex, owner, settings.leaseMs);
       if (job === undefined) break;
-      await runJob(knex, runner, job, { owner, retryDelayMs: settings.retryDelayMs, logger: log });
+      await runJob(runner, job, { owner, retryDelayMs: settings.retryDelayMs, logger: log });
       ran += 1;
     }
     return ran;

@@ -1,16 +1,10 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
 import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
-import type { Knex } from 'knex';
 import { GatewayError } from '../http/gateway-error.js';
 import { hashIdempotencyKey } from '../idempotency/key-hash.js';
-import {
-  answerIdempotent,
-  type MutationOutcome,
-  ReleasedRefusal,
-  StoredRefusal,
-} from '../idempotency/run.js';
-import { answerIdempotentOnSql } from '../idempotency/run-sql.js';
+import { type MutationOutcome, ReleasedRefusal, StoredRefusal } from '../idempotency/run.js';
+import { answerIdempotentOnSql, type WrittenOutcome } from '../idempotency/run-sql.js';
 import { type Executed, executeCapability } from '../invoke/execute.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
@@ -18,6 +12,7 @@ import { acceptJob } from '../jobs/accept.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import { auditRowOf } from '../ports/audit-sink.js';
+import { takeStagedAuditRows } from '../ports/staged-audit.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
@@ -36,10 +31,11 @@ export interface InvokeDependencies {
  * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
  * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
  * continues in one transaction: audit, billing, egress, the handler, the charge and the outcome's audit
- * record commit together. A mutating capability needs `idempotency_key` (replay: the identical body plus
- * `replayed: true`; other params: 409) and runs through `answerIdempotentOnSql` (the settle's charge and
- * audit records written with the stored answer in one statement; no savepoint), a long-running one
- * through the knex runner `answerIdempotent`.
+ * record commit together, in a transaction on one pooled connection that the gateway drives itself
+ * (no knex transaction). A mutating capability needs `idempotency_key` (replay: the identical body plus
+ * `replayed: true`; other params: 409) and runs through `answerIdempotentOnSql`: the settle's charge and
+ * audit records — a long-running one's acceptance records and its job row — are written with the
+ * stored answer.
  */
 export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): Promise<MetaToolAnswer> {
   const request = validateBody('InvokeRequest', call.body);
@@ -100,22 +96,20 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     return errorAnswer(refusalError(admission), auditId, headers);
   }
   const { principal } = admission;
-  const { knex } = deps.access;
+  const { runtime } = deps;
   const capabilityCall = { contract, handler, params: request.params };
   // A long-running capability is accepted here and run by a job worker (src/jobs).
-  const execute = (trx: Knex.Transaction) =>
-    deps.runtime.executor.within(trx, () =>
-      contract.long_running
-        ? acceptJob(deps.runtime, admission, contract, request)
-        : executeCapability(deps.runtime, admission, capabilityCall),
-    );
+  const execute = () =>
+    contract.long_running
+      ? acceptJob(runtime, admission, contract, request)
+      : executeCapability(runtime, admission, capabilityCall);
 
   if (!contract.mutating) {
     // A free read charges nothing and changes nothing: its one write, the decision and outcome audit
     // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
     const executed = isFreeRead(contract)
-      ? await executeCapability(deps.runtime, admission, capabilityCall)
-      : await knex.transaction(execute);
+      ? await executeCapability(runtime, admission, capabilityCall)
+      : await runtime.executor.transact(execute);
     if (executed.kind === 'succeeded') return { status: 200, body: executed.body, headers };
     const { error, auditId } = executed;
     if (error.code === 'internal_error') {
@@ -124,7 +118,7 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     return errorAnswer(error, auditId, headers);
   }
   const options = {
-    knex,
+    knex: deps.access.knex,
     store: deps.access.idempotency,
     box: deps.access.box,
     scope: {
@@ -143,32 +137,37 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
   };
   // The fingerprint's method: both transports call this tool as its POST route.
   const idempotentCall = { method: 'POST', requestId: call.requestId, auditId: call.auditId, log: call.log };
-  const { runtime } = deps;
-  const answer = contract.long_running
-    ? await answerIdempotent(idempotentCall, options, async (trx) => mutationOutcome(await execute(trx)))
-    : // Five round trips: claim; BEGIN + fence (+ wallet snapshot); the handler; answer, charge and
-      // audit rows in one statement; COMMIT (src/idempotency/run-sql.ts).
-      await answerIdempotentOnSql(
-        idempotentCall,
-        {
-          ...options,
-          wallet: isFree(contract)
-            ? undefined
-            : { organizationId: principal.organization_id, now: runtime.clock.now() },
-        },
-        async (open, snapshot) => {
-          const executed = await runtime.executor.withinOpen(
-            open,
-            () => executeCapability(runtime, admission, capabilityCall, { returnWrites: true }),
-            snapshot,
-          );
-          return {
-            outcome: mutationOutcome(executed),
-            auditRows: (executed.writes?.audit ?? []).map(auditRowOf),
-            charge: executed.writes?.charge,
-          };
-        },
+  const wallet = isFree(contract)
+    ? undefined
+    : { organizationId: principal.organization_id, now: runtime.clock.now() };
+  // Four round trips when the handler sends one statement (an accepted long-running run's job row takes
+  // its place): claim; BEGIN + fence (+ wallet snapshot); the handler; answer, charge and audit rows in
+  // one statement with COMMIT (src/idempotency/run-sql.ts).
+  const answer = await answerIdempotentOnSql(
+    idempotentCall,
+    { ...options, wallet },
+    async (open, snapshot): Promise<WrittenOutcome> => {
+      if (contract.long_running) {
+        // The deferral's ports write as in any run's transaction: its audit rows are staged on `open`.
+        const accepted = await runtime.executor.within(
+          open,
+          () => acceptJob(runtime, admission, contract, request),
+          snapshot,
+        );
+        return { outcome: mutationOutcome(accepted), auditRows: takeStagedAuditRows(open) };
+      }
+      const executed = await runtime.executor.withinOpen(
+        open,
+        () => executeCapability(runtime, admission, capabilityCall, { returnWrites: true }),
+        snapshot,
       );
+      return {
+        outcome: mutationOutcome(executed),
+        auditRows: (executed.writes?.audit ?? []).map(auditRowOf),
+        charge: executed.writes?.charge,
+      };
+    },
+  );
   const body = answer.replayed && answer.status === 200 ? markReplayed(answer.body) : answer.body;
   return {
     status: answer.status,

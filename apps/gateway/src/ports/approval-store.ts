@@ -1,7 +1,7 @@
-import type { ApprovalRecord, ApprovalStore, PendingApprovalMatch } from '@agw/guard';
-import type { Knex } from 'knex';
+import type { ApprovalRecord, ApprovalStore } from '@agw/guard';
+import { transactionOnPool } from '../db/pool-transaction.js';
 import { toIso } from '../keys/key-store.js';
-import type { KnexExecutor } from './executor.js';
+import type { SqlExecutor } from './executor.js';
 
 interface ApprovalRow extends Omit<ApprovalRecord, 'created_at' | 'expires_at' | 'consumed_at'> {
   readonly created_at: Date | string;
@@ -26,38 +26,44 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
   };
 }
 
-const COLUMNS = [
-  'approval_id',
-  'token_hash',
-  'status',
-  'organization_id',
-  'installation_id',
-  'capability_id',
-  'capability_version',
-  'params_hash',
-  'reason',
-  'created_at',
-  'expires_at',
-  'consumed_at',
-];
+const COLUMNS = `approval_id, token_hash, status, organization_id, installation_id, capability_id,
+  capability_version, params_hash, reason, created_at, expires_at, consumed_at`;
 
-/** Rebinds the newest still-pending, unexpired approval of `match` to `tokenHash`, in one statement. */
-async function renew(
-  db: Knex,
-  match: PendingApprovalMatch,
-  tokenHash: string,
-  now: string,
-): Promise<ApprovalRecord | undefined> {
-  const pending = () =>
-    db('approvals')
-      .where({ ...match, status: 'pending' })
-      .where('expires_at', '>', now);
-  const [row] = await pending()
-    .whereIn('approval_id', pending().select('approval_id').orderBy('created_at', 'desc').limit(1))
-    .update({ token_hash: tokenHash })
-    .returning(COLUMNS);
-  return row === undefined ? undefined : toRecord(row as ApprovalRow);
-}
+// The run's still-pending, unexpired approvals: $1-$4 the run (installation, capability, version, params
+// hash), $6 now. The outer UPDATE repeats the test, so a row decided or renewed meanwhile is re-checked.
+const PENDING = `installation_id = $1::uuid AND capability_id = $2::text AND capability_version = $3::text
+  AND params_hash = $4::text AND status = 'pending' AND expires_at > $6::timestamptz`;
+// Rebinds the newest of them to the token hash $5.
+const RENEW_TEXT = `UPDATE approvals SET token_hash = $5::text
+  WHERE ${PENDING} AND approval_id IN (
+    SELECT approval_id FROM approvals WHERE ${PENDING} ORDER BY created_at DESC LIMIT 1)
+  RETURNING ${COLUMNS}`;
+
+const RENEW = { name: 'agw.approval.renew', text: RENEW_TEXT };
+// Renews, or else inserts the approval ($7 organization, $8 reason, $9 expiry; $6 is its created_at).
+const RENEW_OR_CREATE = {
+  name: 'agw.approval.renew-or-create',
+  text: `WITH renewed AS (${RENEW_TEXT}),
+    created AS (
+      INSERT INTO approvals (token_hash, organization_id, installation_id, capability_id, capability_version,
+                             params_hash, reason, created_at, expires_at)
+      SELECT $5::text, $7::uuid, $1::uuid, $2::text, $3::text, $4::text, $8::text, $6::timestamptz,
+             $9::timestamptz
+       WHERE NOT EXISTS (SELECT 1 FROM renewed)
+      RETURNING ${COLUMNS})
+    SELECT * FROM renewed UNION ALL SELECT * FROM created`,
+};
+// Held until the transaction ends: two first invokes of the same run take turns.
+const LOCK = { name: 'agw.approval.lock', text: 'SELECT pg_advisory_xact_lock(hashtext($1))' };
+const FIND = {
+  name: 'agw.approval.find',
+  text: `SELECT ${COLUMNS} FROM approvals WHERE token_hash = $1 LIMIT 1`,
+};
+const CONSUME = {
+  name: 'agw.approval.consume',
+  text: `UPDATE approvals SET consumed_at = $2
+          WHERE approval_id = $1 AND status = 'approved' AND consumed_at IS NULL`,
+};
 
 /**
  * The guard's ApprovalStore over the `approvals` table; `consume` is a compare-and-set.
@@ -66,39 +72,61 @@ async function renew(
  * `create` itself does the same check under a transaction-scoped advisory lock keyed by the run
  * (installation, capability, version, params hash), so two first invokes racing each other (also from
  * two gateway processes) end with one approval: the second waits for the lock, then renews the first.
+ * The lock's statement must come before the renew-or-create one, which then sees what the first
+ * committed (each statement its own snapshot). `create` opens its transaction on the pool: the approval
+ * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
  */
-export function createKnexApprovalStore(executor: KnexExecutor): ApprovalStore {
+export function createKnexApprovalStore(executor: SqlExecutor): ApprovalStore {
   return {
-    async create(approval) {
-      const match = {
-        installation_id: approval.installation_id,
-        capability_id: approval.capability_id,
-        capability_version: approval.capability_version,
-        params_hash: approval.params_hash,
-      };
-      return executor.current().transaction(async (trx) => {
-        await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [
-          `agw.approval:${match.installation_id}:${match.capability_id}:${match.capability_version}:${match.params_hash}`,
-        ]);
-        const renewed = await renew(trx, match, approval.token_hash, approval.created_at);
-        if (renewed !== undefined) return renewed;
-        const [row] = await trx('approvals').insert(approval).returning(COLUMNS);
-        return toRecord(row as ApprovalRow);
-      });
-    },
+    create: (approval) =>
+      // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT.
+      transactionOnPool(executor.knex, async ({ sql, committing }) => {
+        const run = `${approval.installation_id}:${approval.capability_id}:${approval.capability_version}:${approval.params_hash}`;
+        await sql.query(LOCK.text, [`agw.approval:${run}`], { name: LOCK.name });
+        const { rows } = await committing.query<ApprovalRow>(
+          RENEW_OR_CREATE.text,
+          [
+            approval.installation_id,
+            approval.capability_id,
+            approval.capability_version,
+            approval.params_hash,
+            approval.token_hash,
+            approval.created_at,
+            approval.organization_id,
+            approval.reason,
+            approval.expires_at,
+          ],
+          { name: RENEW_OR_CREATE.name },
+        );
+        return toRecord(rows[0] as ApprovalRow);
+      }),
     async findByTokenHash(tokenHash) {
-      const row = await executor.current()('approvals').where({ token_hash: tokenHash }).first(COLUMNS);
-      return row === undefined ? undefined : toRecord(row as ApprovalRow);
+      const { rows } = await executor.sql().query<ApprovalRow>(FIND.text, [tokenHash], { name: FIND.name });
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
     // The fast path without a lock: the update's row lock serializes two renewals (the later token wins).
-    renewPending: (match, tokenHash, now) => renew(executor.current(), match, tokenHash, now),
+    async renewPending(match, tokenHash, now) {
+      const { rows } = await executor
+        .sql()
+        .query<ApprovalRow>(
+          RENEW.text,
+          [
+            match.installation_id,
+            match.capability_id,
+            match.capability_version,
+            match.params_hash,
+            tokenHash,
+            now,
+          ],
+          { name: RENEW.name },
+        );
+      return rows[0] === undefined ? undefined : toRecord(rows[0]);
+    },
     async consume(approvalId, consumedAt) {
       const updated = await executor
-        .current()('approvals')
-        .where({ approval_id: approvalId, status: 'approved' })
-        .whereNull('consumed_at')
-        .update({ consumed_at: consumedAt });
-      return updated === 1;
+        .sql()
+        .query(CONSUME.text, [approvalId, consumedAt], { name: CONSUME.name });
+      return updated.rowCount === 1;
     },
   };
 }

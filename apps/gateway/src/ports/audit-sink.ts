@@ -5,7 +5,7 @@ import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
 import { auditBatcherFor } from './audit-batcher.js';
 import type { AuditRow } from './audit-rows.js';
-import { type KnexExecutor, OPEN_TRANSACTION_WRITE } from './executor.js';
+import { OPEN_TRANSACTION_WRITE, type SqlExecutor } from './executor.js';
 import { stageAuditRows } from './staged-audit.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
@@ -53,17 +53,16 @@ export function auditRowOf(record: AuditRecord): AuditRow {
  * reads) they are group-committed with other requests' rows (src/ports/audit-batcher.ts) and the call
  * resolves once they are written. `appendBatch` writes a deferred decision and its outcome together.
  */
-export function createKnexAuditSink(executor: KnexExecutor): AuditSink {
-  // Outside `within`, current() is the pool: the batcher shared by every writer on it.
-  const batcher = auditBatcherFor(executor.current());
+export function createKnexAuditSink(executor: SqlExecutor): AuditSink {
+  const batcher = auditBatcherFor(executor.knex);
   const write = async (rows: AuditRow[]) => {
     // The mutating invoke's own transaction writes the chain's records itself (returnWrites): rows sent
     // here would commit apart from it (and on PGlite wait for the connection it holds).
     if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
-    const trx = executor.transaction();
+    const transaction = executor.transaction();
     // No invoke transaction (or a free read's tenant connection, which may not write audit rows).
-    if (trx === undefined) return batcher.write(rows);
-    stageAuditRows(trx, rows);
+    if (transaction === undefined) return batcher.write(rows);
+    stageAuditRows(transaction, rows);
   };
   return {
     async append(record: AuditRecord): Promise<string> {

@@ -2,30 +2,37 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from '@agw/capabilities';
 import type { WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
+import { transactionOnPool } from '../db/pool-transaction.js';
+import { sqlDatabaseOfKnex, type TransactionSql } from '../db/sql-knex.js';
 import { insertAuditRows } from './audit-rows.js';
-import { stagedRowsAnswered, takeStagedAuditRows } from './staged-audit.js';
+import { takeStagedAuditRows } from './staged-audit.js';
 
 /**
- * Which connection the ports use: the transaction of the current invoke when there is one, the pool
+ * Which SQL connection the ports use: the transaction of the current run when there is one, the pool
  * otherwise. The guard chain is built once with fixed ports, so the transaction travels through
- * AsyncLocalStorage rather than through the ports' arguments.
+ * AsyncLocalStorage rather than through the ports' arguments. Every transaction is one we drive on a
+ * pooled connection ourselves (src/db/pool-transaction.ts, src/idempotency/run-sql.ts); knex only
+ * lends the connection.
  */
-export interface KnexExecutor {
-  /** The current knex transaction, or the pool. Throws inside {@link withinSql} (no knex transaction). */
-  current(): Knex;
-  /** The current knex transaction; undefined outside one and inside {@link withinSql}. */
-  transaction(): Knex.Transaction | undefined;
-  /** The SQL port of the current transaction, or of the pool (one statement per pooled connection). */
+export interface SqlExecutor {
+  /** The pool: the ports' statements outside a run's transaction, and the transactions they open. */
+  readonly knex: Knex;
+  /** The SQL port of the current transaction or connection, or of the pool (one statement per checkout). */
   sql(): Sql;
-  /** True inside {@link within} or {@link withinSql}: writes then commit (or roll back) with it. */
-  inTransaction(): boolean;
   /**
-   * Runs `work` with `trx` as the current connection of every port. Audit rows the ports staged on
-   * `trx` (src/ports/staged-audit.ts) are inserted when `work` resolves, unless an idempotent answer
-   * writes them; when `work` throws the transaction rolls back and they are dropped with it.
+   * Runs `work` in a new transaction on a pooled connection, as the current transaction of every port
+   * ({@link within}). The audit rows the ports staged go with the COMMIT, in its round trip; functions
+   * given to `afterCommit` (staged mail) run once it committed. A throw rolls everything back.
    */
-  within<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T>;
+  transact<T>(work: (sql: TransactionSql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with `transaction` as the current transaction of every port: the ports write in it
+   * (audit rows staged on it, src/ports/staged-audit.ts, for whoever ends it to write), a mutating
+   * handler runs in a savepoint. `snapshot` as for {@link withinOpen}.
+   */
+  within<T>(transaction: OpenTransaction, work: () => Promise<T>, snapshot?: WalletSnapshot): Promise<T>;
+  /** The transaction of {@link within}, if that is where the caller runs. */
+  transaction(): OpenTransaction | undefined;
   /**
    * Runs `work` with `sql`, a free read's connection as its tenant (src/db/tenant-read.ts), as the
    * current connection of the ports that speak SQL.
@@ -40,14 +47,11 @@ export interface KnexExecutor {
   withinOpen<T>(open: OpenTransaction, work: () => Promise<T>, snapshot?: WalletSnapshot): Promise<T>;
   /** The open transaction of {@link withinOpen}, if that is where the caller runs. */
   open(): OpenTransaction | undefined;
-  /** The snapshot given to {@link withinOpen} for `organizationId`, once; undefined otherwise. */
+  /** The snapshot given to {@link within} or {@link withinOpen} for `organizationId`, once. */
   takeSnapshot(organizationId: string): WalletSnapshot | undefined;
 }
 
-/**
- * A transaction the mutating invoke drives itself on one pooled connection, without knex
- * (src/idempotency/run-sql.ts): its BEGIN goes out with the fence, its COMMIT after the answer.
- */
+/** A transaction we drive on one pooled connection, without knex: its port and what waits for COMMIT. */
 export interface OpenTransaction {
   readonly sql: TransactionSql;
   /** Runs `fn` once the transaction committed; never after a rollback. */
@@ -59,38 +63,39 @@ export const OPEN_TRANSACTION_WRITE =
   "The mutating invoke's transaction writes the chain's charge and records itself: execute with returnWrites.";
 
 interface Scope {
-  readonly trx: Knex.Transaction | undefined;
   readonly sql: Sql;
+  /** Where the ports write ({@link SqlExecutor.within}). */
+  readonly transaction?: OpenTransaction;
+  /** Where the ports write nothing ({@link SqlExecutor.withinOpen}). */
   readonly open?: OpenTransaction;
   /** A wallet snapshot read earlier in the same transaction, handed out once. */
   primed?: WalletSnapshot | undefined;
 }
 
-/** Creates a {@link KnexExecutor} over the pool `knex`. */
-export function createKnexExecutor(knex: Knex): KnexExecutor {
+/** Creates a {@link SqlExecutor} over the pool `knex`. */
+export function createSqlExecutor(knex: Knex): SqlExecutor {
   const storage = new AsyncLocalStorage<Scope>();
   const pool = sqlDatabaseOfKnex(knex);
+  const within = <T>(transaction: OpenTransaction, work: () => Promise<T>, snapshot?: WalletSnapshot) =>
+    storage.run({ sql: transaction.sql, transaction, primed: snapshot }, work);
   return {
-    current() {
-      const scope = storage.getStore();
-      if (scope === undefined) return knex;
-      if (scope.trx === undefined) throw new Error('This transaction has no knex connection.');
-      return scope.trx;
-    },
-    transaction: () => storage.getStore()?.trx,
+    knex,
     sql: () => storage.getStore()?.sql ?? pool,
-    inTransaction: () => storage.getStore() !== undefined,
-    within(trx, work) {
-      const sql = sqlOfKnexTransaction(trx);
-      return storage.run({ trx, sql }, async () => {
-        const value = await work();
-        if (!stagedRowsAnswered(trx)) await insertAuditRows(sql, takeStagedAuditRows(trx));
-        return value;
+    async transact(work) {
+      const committed: Array<() => void> = [];
+      const value = await transactionOnPool(knex, async ({ sql, committing }) => {
+        const transaction: OpenTransaction = { sql, afterCommit: (fn) => committed.push(fn) };
+        const result = await within(transaction, () => work(sql));
+        await insertAuditRows(committing, takeStagedAuditRows(transaction));
+        return result;
       });
+      for (const fn of committed) fn();
+      return value;
     },
-    withinSql: (sql, work) => storage.run({ trx: undefined, sql }, work),
-    withinOpen: (open, work, snapshot) =>
-      storage.run({ trx: undefined, sql: open.sql, open, primed: snapshot }, work),
+    within,
+    transaction: () => storage.getStore()?.transaction,
+    withinSql: (sql, work) => storage.run({ sql }, work),
+    withinOpen: (open, work, snapshot) => storage.run({ sql: open.sql, open, primed: snapshot }, work),
     open: () => storage.getStore()?.open,
     takeSnapshot(organizationId) {
       const scope = storage.getStore();

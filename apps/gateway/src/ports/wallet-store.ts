@@ -2,7 +2,7 @@ import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnex } from '../db/sql-knex.js';
-import { type KnexExecutor, OPEN_TRANSACTION_WRITE } from './executor.js';
+import { OPEN_TRANSACTION_WRITE, type SqlExecutor } from './executor.js';
 
 type Amount = string | number | null;
 
@@ -130,7 +130,7 @@ function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
  * Spend windows: the last 60 minutes (burn rate; whole UTC minutes, so a charge up to 59 s older still
  * counts: a cap errs on the side of refusing), the current UTC day and the current UTC month.
  */
-export function createKnexWalletStore(executor: KnexExecutor): WalletStore {
+export function createKnexWalletStore(executor: SqlExecutor): WalletStore {
   return {
     // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
     getSnapshot: (organizationId, now) =>
