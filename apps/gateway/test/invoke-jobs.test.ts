@@ -44,8 +44,10 @@ const sleep = demoCapability<{ label: string; ms: number }, { label: string; sle
 );
 const failing = demoCapability<{ label: string }, never>(
   { ...sleep.contract, id: 'test.job.fail', summary: 'Always refuses (test capability).' },
-  async (input) => {
+  async (input, ctx) => {
     count(input.label);
+    // A write before the refusal: it rolls back with the handler's savepoint, the failure commits.
+    await ctx.mail.stage({ to: 'owner@example.com', subject: input.label, text: 'never sent' });
     throw new CapabilityError('conflict', 'The thing to work on is locked.');
   },
 );
@@ -170,7 +172,7 @@ describe('a long-running invoke on one gateway', () => {
     expect(runs.get(label)).toBe(1);
   });
 
-  it('stores a failing job as its error envelope and charges nothing', async () => {
+  it('stores a failing job as its error envelope, keeps none of its writes and charges nothing', async () => {
     const label = randomUUID();
     const before = await balanceOf(gateway.knex, organizationId);
     const accepted = await invoke(gateway.client, key, {
@@ -190,6 +192,7 @@ describe('a long-running invoke on one gateway', () => {
     expect(await balanceOf(gateway.knex, organizationId)).toBe(before);
     const job = await gateway.knex('invoke_jobs').where({ id: accepted.json.poll.job_id }).first();
     expect(job).toMatchObject({ status: 'failed', attempts: 1, error_code: 'conflict' });
+    expect(await gateway.knex('mail_outbox').where({ subject: label })).toEqual([]);
   });
 
   it('tries a job again after an unexpected failure, and charges only the run that succeeded', async () => {
