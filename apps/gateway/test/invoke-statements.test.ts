@@ -3,7 +3,7 @@
 // outbox) is not counted. On the invoke route nothing goes through knex's query builder or knex's
 // transactions (design.md: raw, parameterized SQL on the hot path): knex only lends pooled connections
 // to the SQL port, so it emits no `query` event for a paid read, an approval-gated invoke or a
-// long-running invoke's acceptance. On PostgreSQL the round trips (`pg` client queries; one batch is one
+// long-running invoke's acceptance or its poll. On PostgreSQL the round trips (`pg` client queries; one batch is one
 // query) are counted too.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
@@ -65,22 +65,26 @@ beforeAll(async () => {
   gateway.knex.on('query', (data: { sql?: string }) => counted.getStore()?.knex.push(data.sql ?? ''));
 });
 
-/** Invokes `body`; answers the status, the answer's `status` and what its request sent. */
-async function invoke(body: object): Promise<{ status: number; outcome: unknown } & Counter> {
+/** Sends `body` to `path` (GET without one); answers the status, the answer and what its request sent. */
+async function send(
+  path: string,
+  body?: object,
+): Promise<{ status: number; outcome: unknown; answer: Record<string, unknown> } & Counter> {
   requests += 1;
   const tag = `request-${requests}`;
   const counter: Counter = { knex: [], roundTrips: [] };
   counters.set(tag, counter);
-  const response = await fetch(`${gateway.url}/mcp/invoke`, {
-    method: 'POST',
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', [TAG]: tag },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const answer = (await response.json()) as { status?: unknown };
+  const answer = (await response.json()) as Record<string, unknown>;
   counters.delete(tag);
-  return { status: response.status, outcome: answer.status, ...counter };
+  return { status: response.status, outcome: answer.status, answer, ...counter };
 }
 
+const invoke = (body: object) => send('/mcp/invoke', body);
 const accept = () =>
   invoke({ id: 'demo.long.run', params: {}, idempotency_key: `statements-${Date.now()}-${requests}` });
 
@@ -90,17 +94,20 @@ describe('the invoke route', () => {
     await invoke({ id: 'demo.paid.read', params: {} });
   });
 
-  it('sends no statement through knex for a paid read, an approval and a long-running acceptance', async () => {
+  it('sends no statement through knex for a paid read, an approval, a long-running acceptance and its poll', async () => {
     const read = await invoke({ id: 'demo.paid.read', params: {} });
     expect([read.status, read.outcome]).toEqual([200, 'succeeded']);
     const gated = await invoke({ id: 'demo.vault.open', params: { door: 'knex' } });
     expect([gated.status, gated.outcome]).toEqual([200, 'pending_approval']);
     const accepted = await accept();
     expect([accepted.status, accepted.outcome]).toEqual([200, 'accepted']);
-    expect({ read: read.knex, gated: gated.knex, accepted: accepted.knex }).toEqual({
+    const polled = await send((accepted.answer.poll as { url: string }).url);
+    expect([polled.status, polled.outcome]).toEqual([200, 'accepted']);
+    expect({ read: read.knex, gated: gated.knex, accepted: accepted.knex, polled: polled.knex }).toEqual({
       read: [],
       gated: [],
       accepted: [],
+      polled: [],
     });
   });
 

@@ -166,7 +166,13 @@ export async function requeueJob(sql: Sql, id: string, delayMs: number, errorCod
   await sql.query(REQUEUE.text, [id, delayMs, errorCode], { name: REQUEUE.name });
 }
 
+const FIND = {
+  name: 'agw.jobs.find',
+  text: `SELECT ${COLUMNS} FROM invoke_jobs WHERE id = $1 AND organization_id = $2`,
+};
+
 /** The job `id` of `organizationId`; undefined for another organization's job, as for a missing one. */
-export async function findJob(knex: Knex, organizationId: string, id: string): Promise<JobRow | undefined> {
-  return knex('invoke_jobs').where({ id, organization_id: organizationId }).first<JobRow | undefined>();
+export async function findJob(sql: Sql, organizationId: string, id: string): Promise<JobRow | undefined> {
+  const { rows } = await sql.query<JobRow>(FIND.text, [id, organizationId], { name: FIND.name });
+  return rows[0];
 }

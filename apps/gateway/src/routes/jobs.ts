@@ -1,6 +1,7 @@
 import { type ErrorCode, UUID_PATTERN } from '@agw/contracts';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
+import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import { findJob } from '../jobs/job-store.js';
@@ -17,13 +18,12 @@ const uuid = new RegExp(UUID_PATTERN);
  */
 export function registerJobRoutes(router: Router<GatewayState>, options: { readonly knex: Knex }): void {
   const { knex } = options;
+  const sql = sqlDatabaseOfKnex(knex);
   router.get('/mcp/jobs/:id', async (ctx) => {
     const { row } = await authenticateKey(knex, ctx.headers.authorization, { kind: 'installation' });
     const id = ctx.params.id ?? '';
     const job =
-      uuid.test(id) && row.organization_id !== null
-        ? await findJob(knex, row.organization_id, id)
-        : undefined;
+      uuid.test(id) && row.organization_id !== null ? await findJob(sql, row.organization_id, id) : undefined;
     if (job === undefined) {
       throw new GatewayError('not_found', {
         message: 'No job with this id.',
