@@ -3,6 +3,7 @@ import { isbot } from 'isbot';
 import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
 import { runStatement } from '../sql.js';
 import { AddressLimit } from './address-limit.js';
+import { eventId } from './event-id.js';
 import { type IncomingEvent, parseEvents } from './event-input.js';
 import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
@@ -87,7 +88,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const referrer =
       event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : null;
     return {
-      id: randomUUID(),
+      id: eventId(now.getTime()),
       organization_id: property.organization_id,
       property_id: property.id,
       occurred_at: event.occurredAt === now ? received : event.occurredAt.toISOString(),
