@@ -50,6 +50,9 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
   const properties = new Map<string, { row: PropertyRow | undefined; until: number }>();
   const limit = new AddressLimit(eventsPerMinute);
   const bots = new Map<string, boolean>();
+  // Date.toISOString is slow in V8 (about 0.7 µs); under load many page views share a millisecond.
+  let isoMs = Number.NaN;
+  let iso = '';
 
   // isbot runs one large regular expression; the same few user agents send most page views.
   function isBot(userAgent: string): boolean {
@@ -150,7 +153,11 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const rows: EventRecord[] = [];
     const stale: StaleRecord[] = [];
     const today = localDay(property.timezone, now);
-    const received = now.toISOString();
+    if (now.getTime() !== isoMs) {
+      isoMs = now.getTime();
+      iso = now.toISOString();
+    }
+    const received = iso;
     // Only a page view has a visitor (and needs the day's salt).
     const pages = parsed.events.some((event) => event.url !== null);
     const salt = pages ? (visitors.readySalt(now) ?? (await visitors.salt(now))) : '';
