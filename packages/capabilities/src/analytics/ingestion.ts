@@ -89,22 +89,22 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
   ): EventRecord {
     const userAgent = request.headers['user-agent'] ?? '';
     const referrer =
-      event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : null;
+      event.referrer && !hostAllowed(event.referrer, property.domains) ? event.referrer.hostname : undefined;
     return {
-      id: eventId(now.getTime()),
-      organization_id: property.organization_id,
-      property_id: property.id,
-      occurred_at: event.occurredAt === now ? received : event.occurredAt.toISOString(),
-      received_at: received,
-      name: event.name,
-      category: event.category,
-      source: event.source,
-      outcome: event.outcome,
-      host: event.url?.hostname ?? null,
-      path: event.url?.pathname ?? null,
-      referrer_host: referrer,
-      visitor_id: event.url ? visitors.id(salt, property.id, request.clientAddress, userAgent, day) : null,
-      properties: event.properties,
+      i: eventId(now.getTime()),
+      o: property.organization_id,
+      p: property.id,
+      t: event.occurredAt === now ? received : event.occurredAt.toISOString(),
+      r: received,
+      n: event.name,
+      c: event.category ?? undefined,
+      s: event.source ?? undefined,
+      u: event.outcome ?? undefined,
+      h: event.url?.hostname,
+      a: event.url?.pathname,
+      f: referrer,
+      v: event.url ? visitors.id(salt, property.id, request.clientAddress, userAgent, day) : undefined,
+      x: event.properties,
     };
   }
 
