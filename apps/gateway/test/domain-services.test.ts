@@ -4,6 +4,7 @@
 // the mailbox with its attachments only when the transaction commits, rate limits count per key, and
 // a timed task runs and runs once more at shutdown.
 
+import { connect } from 'node:net';
 import type { CapabilityDomain, PublicRoute } from '@agw/capabilities';
 import { describe, expect, it } from 'vitest';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
@@ -171,6 +172,31 @@ describe('domain public routes', () => {
     const bad = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: Buffer.from([0x61, 0xff]) });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toContain('not valid UTF-8 (byte offset 1)');
+  });
+
+  it('refuse a streamed body at the limit, and answer the next request after one that broke off', async () => {
+    const chunks = ['x'.repeat(20), 'x'.repeat(20)];
+    const streamed = await fetch(`${gateway.url}/demo/echo`, {
+      method: 'POST',
+      body: new ReadableStream({
+        pull(controller) {
+          const chunk = chunks.shift();
+          if (chunk === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(chunk));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expectEnvelope(await streamed.json(), 'payload_too_large');
+    // A body shorter than its Content-Length, then the connection closed: nothing waits for the rest.
+    const { hostname, port } = new URL(gateway.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.end('POST /demo/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhell');
+    await new Promise((resolve) => socket.once('close', resolve));
+    const ok = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: 'hello' });
+    expect(ok.status).toBe(202);
   });
 
   it('turn a thrown error into a 500 envelope that says nothing of it', async () => {
