@@ -1,9 +1,9 @@
 // `node bench/analytics-ingest.mjs`: only the ingestion scenario of `npm run bench` (POST /a/events, one
 // page view as the tracker sends it), with the bare Koa echo measured in the same run, on the embedded
 // default and/or PostgreSQL + Redis (DATABASE_URL and REDIS_URL of the environment; a fresh database is
-// created and dropped). Prints req/s and CPU µs per request of the gateway process (and of the PostgreSQL
-// and Redis servers), which is steadier than req/s on a shared machine. --cpu-prof writes a V8 CPU profile
-// of the gateway to bench/results/profiles/ (open it in Chrome DevTools).
+// created and dropped). Prints req/s and CPU µs per request of the gateway process, and of that PostgreSQL
+// server and that Redis (not of other servers on a shared machine), which is steadier than req/s on a
+// shared machine. --cpu-prof writes a V8 CPU profile of the gateway to bench/results/profiles/.
 //   node bench/analytics-ingest.mjs [--modes embedded,postgres] [--duration 10] [--connections 32] [--cpu-prof]
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,13 +27,13 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const scenario = scenarios.find((candidate) => candidate.name.startsWith('POST /a/events'));
 
-/** CPU time (user + system, µs) used so far by the processes `match` selects. */
+/** CPU time (user + system, µs) used so far by the processes `match` selects (given pid, parent pid, command line). */
 function cpuMicros(match) {
   let ticks = 0;
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (!match(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (!match(Number(pid), Number(fields[1]), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // The process ended meanwhile.
@@ -42,13 +42,33 @@ function cpuMicros(match) {
   return ticks * 10_000;
 }
 
-async function load(url, request, pid) {
+/**
+ * The pid of the PostgreSQL server behind `url` (the parent of a backend of ours), so that only its
+ * processes are counted: other PostgreSQL servers on a shared machine are someone else's load.
+ */
+async function postmasterOf(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select pg_backend_pid() as pid');
+    return Number(readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  } finally {
+    await client.end();
+  }
+}
+
+async function load(url, request, pid, services = {}) {
   const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
   await autocannon({ ...options, duration: 2 }); // warm-up
   const groups = {
     server: (candidate) => candidate === pid,
-    postgres: (_pid, command) => command.startsWith('postgres'),
-    redis: (_pid, command) => command.startsWith('redis-server'),
+    postgres: (candidate, parent) =>
+      services.postmaster !== undefined &&
+      (candidate === services.postmaster || parent === services.postmaster),
+    redis: (_pid, _parent, command) =>
+      services.redisPort !== undefined &&
+      command.startsWith('redis-server') &&
+      command.includes(`:${services.redisPort}`),
   };
   const before = Object.values(groups).map(cpuMicros);
   const result = await autocannon({ ...options, duration });
@@ -107,6 +127,7 @@ for (const mode of args.modes.split(',')) {
   const { DATABASE_URL, REDIS_URL, ...rest } = process.env;
   const env = { ...rest, LOG_LEVEL: 'warn', ANALYTICS_EVENTS_PER_MINUTE: '99999999' };
   let database;
+  const services = {};
   if (mode === 'postgres') {
     if (!DATABASE_URL || !REDIS_URL) throw new Error('postgres mode needs DATABASE_URL and REDIS_URL');
     database = `agw_bench_ingest_${Date.now().toString(36)}`;
@@ -114,6 +135,8 @@ for (const mode of args.modes.split(',')) {
     const url = new URL(DATABASE_URL);
     url.pathname = `/${database}`;
     Object.assign(env, { DATABASE_URL: url.href, REDIS_URL });
+    services.postmaster = await postmasterOf(DATABASE_URL);
+    services.redisPort = new URL(REDIS_URL).port || '6379';
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
   const port = 18080 + Math.floor(Math.random() * 1000);
@@ -147,7 +170,7 @@ for (const mode of args.modes.split(',')) {
     }
     const request = await scenario.prepare(baseUrl, { url: baseUrl, dataDir, child });
     if (request.skip) throw new Error(request.skip);
-    const result = await load(`${baseUrl}${request.path}`, request, child.pid);
+    const result = await load(`${baseUrl}${request.path}`, request, child.pid, services);
     console.info(
       `${mode} ${scenario.name}: ${result.rps} req/s (${(result.rps / echoResult.rps).toFixed(2)} of the echo), ` +
         `p99 ${result.p99} ms, non-2xx ${result.non2xx}, CPU µs/request: ${result.cpu}`,

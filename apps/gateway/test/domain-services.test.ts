@@ -4,6 +4,7 @@
 // the mailbox with its attachments only when the transaction commits, rate limits count per key, and
 // a timed task runs and runs once more at shutdown.
 
+import { connect } from 'node:net';
 import type { CapabilityDomain, PublicRoute } from '@agw/capabilities';
 import { describe, expect, it } from 'vitest';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
@@ -149,6 +150,23 @@ async function shape(response: Response) {
 const mailWithSubject = async (subject: string) =>
   (await readDevMailbox(gateway.dataDir)).find((mail) => mail.subject === subject);
 
+/**
+ * Sends `request` on a new connection (then half-closes it when `close`: Node's server then ends the
+ * connection at once) and gives back all that comes back until the server closes it.
+ */
+async function exchange(request: string, close: boolean): Promise<string> {
+  const { hostname, port } = new URL(gateway.url);
+  const socket = connect(Number(port), hostname);
+  let answer = '';
+  socket.on('data', (data) => {
+    answer += String(data);
+  });
+  if (close) socket.end(request);
+  else socket.write(request);
+  await new Promise((resolve) => socket.once('close', resolve));
+  return answer;
+}
+
 describe('domain public routes', () => {
   it('answer without a key, with the route’s own headers, and are listed in /openapi.json', async () => {
     const page = await fetch(`${gateway.url}/demo/page/intro?tz=Europe%2FBerlin`);
@@ -171,6 +189,21 @@ describe('domain public routes', () => {
     const bad = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: Buffer.from([0x61, 0xff]) });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toContain('not valid UTF-8 (byte offset 1)');
+  });
+
+  it('refuse a streamed body at the limit, and answer the next request after one that broke off', async () => {
+    // Raw sockets: fetch's streamed upload can stall when the server answers before the body is sent.
+    const chunked = await exchange(
+      'POST /demo/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        `14\r\n${'x'.repeat(20)}\r\n14\r\n${'x'.repeat(20)}\r\n0\r\n\r\n`,
+      false,
+    );
+    expect(chunked).toMatch(/^HTTP\/1\.1 413 /);
+    expect(chunked).toContain('"payload_too_large"');
+    // A body shorter than its Content-Length, then the connection closed: nothing waits for the rest.
+    await exchange('POST /demo/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhell', true);
+    const ok = await fetch(`${gateway.url}/demo/echo`, { method: 'POST', body: 'hello' });
+    expect(ok.status).toBe(202);
   });
 
   it('turn a thrown error into a 500 envelope that says nothing of it', async () => {

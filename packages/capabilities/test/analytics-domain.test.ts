@@ -137,20 +137,20 @@ describe('the event writer', () => {
   const log = { info() {}, warn() {}, error() {} };
   async function rowOf(name: string, propertyId: string): Promise<EventRecord> {
     return {
-      id: randomUUID(),
-      organization_id: ORG,
-      property_id: propertyId,
-      occurred_at: NOW.toISOString(),
-      received_at: NOW.toISOString(),
-      name,
-      category: null,
-      source: null,
-      outcome: null,
-      host: null,
-      path: null,
-      referrer_host: null,
-      visitor_id: null,
-      properties: {},
+      i: randomUUID(),
+      o: ORG,
+      p: propertyId,
+      t: NOW.toISOString(),
+      r: NOW.toISOString(),
+      n: name,
+      c: undefined,
+      s: undefined,
+      u: undefined,
+      h: undefined,
+      a: undefined,
+      f: undefined,
+      v: undefined,
+      x: {},
     };
   }
   const names = async () =>

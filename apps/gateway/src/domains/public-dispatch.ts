@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PublicRequest, PublicResponse, PublicRoute } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { readRequestBytes } from '../http/body.js';
 import { answerFailure } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { ANONYMOUS_BODY_LIMIT_BYTES } from '../http/key-before-body.js';
@@ -11,6 +10,7 @@ import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logger.js';
 import { sanitizeForLog } from '../logger.js';
+import { readPublicBody } from './public-body.js';
 import { utf8Body } from './public-routes.js';
 import type { DomainRoute } from './services.js';
 
@@ -128,7 +128,7 @@ async function serve(
   try {
     const body =
       route.method === 'POST'
-        ? await readRequestBytes(request, route.bodyLimitBytes ?? ANONYMOUS_BODY_LIMIT_BYTES)
+        ? await readPublicBody(request, route.bodyLimitBytes ?? ANONYMOUS_BODY_LIMIT_BYTES)
         : EMPTY;
     utf8Body(body);
     const answer = await route.handle({

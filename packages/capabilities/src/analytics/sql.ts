@@ -90,23 +90,42 @@ export const deleteExpiredRollups: SqlStatement = {
 where p.id = d.property_id and d.starts_at < $1::timestamptz - make_interval(days => p.retention_days)`,
 };
 
-/** One stored event as the writer sends it (column names as keys; serialized to JSON per batch). */
+/**
+ * One stored event as the writer sends it, serialized to JSON per batch. The keys are one letter each
+ * and a value that is absent is left out (undefined, which JSON.stringify skips; the column is then
+ * null): a page view's row is 303 bytes instead of 439, and PostgreSQL's CPU per inserted row fell from
+ * about 8 to 5.5 µs (measured on the batch statement alone; docs/analytics.md). Times are ISO 8601
+ * strings, not Dates, so JSON.stringify of the batch never calls toJSON.
+ */
 export interface EventRecord {
-  readonly id: string;
-  readonly organization_id: string;
-  readonly property_id: string;
-  /** ISO 8601 (a string, not a Date: JSON.stringify of the batch then never calls toJSON). */
-  readonly occurred_at: string;
-  readonly received_at: string;
-  readonly name: string;
-  readonly category: string | null;
-  readonly source: string | null;
-  readonly outcome: string | null;
-  readonly host: string | null;
-  readonly path: string | null;
-  readonly referrer_host: string | null;
-  readonly visitor_id: string | null;
-  readonly properties: Record<string, unknown>;
+  /** id */
+  readonly i: string;
+  /** organization_id */
+  readonly o: string;
+  /** property_id */
+  readonly p: string;
+  /** occurred_at */
+  readonly t: string;
+  /** received_at */
+  readonly r: string;
+  /** name */
+  readonly n: string;
+  /** category */
+  readonly c: string | undefined;
+  /** source */
+  readonly s: string | undefined;
+  /** outcome */
+  readonly u: string | undefined;
+  /** host */
+  readonly h: string | undefined;
+  /** path */
+  readonly a: string | undefined;
+  /** referrer_host */
+  readonly f: string | undefined;
+  /** visitor_id */
+  readonly v: string | undefined;
+  /** properties */
+  readonly x: Record<string, unknown>;
 }
 
 /** A day whose rollup a late event makes stale (see the rollups migration); `day` is YYYY-MM-DD. */
@@ -122,10 +141,10 @@ const EVENT_COLUMNS =
 
 /**
  * A batch of events and the stale marks of their days in one statement (atomic without a transaction,
- * one round trip, one text so it is prepared once per connection): $1 the events, $2 the marks, each a
- * JSON array of {@link EventRecord} / {@link StaleRecord}. JSON rather than 14 parameters per row: one
- * JSON.stringify per batch instead of the driver converting every value, and a text that does not
- * depend on the batch size.
+ * one round trip, one text so it is prepared once per connection): $1 the events, a JSON array of
+ * {@link EventRecord} (its one-letter keys named here), $2 the marks, a JSON array of
+ * {@link StaleRecord}. JSON rather than 14 parameters per row: one JSON.stringify per batch instead of
+ * the driver converting every value, and a text that does not depend on the batch size.
  */
 export const insertEventBatch: SqlStatement = {
   name: 'analytics.events.insert_batch',
@@ -134,5 +153,6 @@ export const insertEventBatch: SqlStatement = {
   select id, organization_id, property_id, day from json_populate_recordset(null::analytics_rollup_stale, $2::json)
 )
 insert into analytics_events (${EVENT_COLUMNS})
-select ${EVENT_COLUMNS} from json_populate_recordset(null::analytics_events, $1::json)`,
+select i, o, p, t, r, n, c, s, u, h, a, f, v, x from json_to_recordset($1::json) as e(i uuid, o uuid, p uuid,
+  t timestamptz, r timestamptz, n text, c text, s text, u text, h text, a text, f text, v text, x jsonb)`,
 };
