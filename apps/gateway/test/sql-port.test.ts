@@ -7,12 +7,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { sqlOfKnexTransaction, transactionOnKnexPool } from '../src/db/sql-knex.js';
+import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { queryAfter } from '../src/db/sql-pg-batch.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
-import { beginAsTenant, runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
-import { runAsTenantRead } from '../src/db/tenant-read.js';
+import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
+import { runAsTenantRead, transactionAsTenant } from '../src/db/tenant-read.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -212,14 +212,14 @@ describe('the SQL port on a knex transaction', () => {
 
   it("a free read's transaction: tenant from its first statement, nothing left on the pooled connection", async () => {
     const { knex } = database;
-    const inside = await transactionOnKnexPool(knex, beginAsTenant(ORG_B), async (tenant) => {
+    const inside = await transactionAsTenant(knex, ORG_B, async (tenant) => {
       const { rows } = await tenant.query<{ label: string; role: string }>(
         'select label, current_user as role from tenant_rows order by label',
       );
       return rows;
     });
     expect(inside).toEqual([{ label: 'b', role: 'agw_runtime' }]);
-    const failed = transactionOnKnexPool(knex, beginAsTenant(ORG_A), async (tenant) => {
+    const failed = transactionAsTenant(knex, ORG_A, async (tenant) => {
       await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'rolled back')", [
         ORG_A,
       ]);
@@ -238,7 +238,9 @@ describe('the SQL port on a knex transaction', () => {
       expect(result.rows[0].org ?? '').toBe('');
       expect(result.rows[0].rolled_back).toBe(0);
     }
-    expect(() => beginAsTenant("x'; drop table tenant_rows; --")).toThrow(/not a UUID/);
+    expect(() => transactionAsTenant(knex, "x'; drop table tenant_rows; --", async () => 1)).toThrow(
+      /not a UUID/,
+    );
   });
 
   it("a free read's handler: every statement as the tenant, in one round trip each, nothing left behind", async () => {

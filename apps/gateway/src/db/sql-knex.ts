@@ -137,39 +137,6 @@ export function sqlDatabaseOfKnex(knex: Knex): SqlDatabase {
 }
 
 /**
- * Runs `fn` in a transaction on one connection of knex's pool, without knex's transaction machinery:
- * `opening` (a `begin` and whatever must hold from the transaction's first statement, e.g. the tenant's
- * role) goes as one simple query, so it costs one round trip where knex's BEGIN plus a statement cost
- * two. COMMIT when `fn` resolves, ROLLBACK when it throws; a connection whose ROLLBACK failed is marked
- * for knex's pool to destroy (`__knex__disposed`, checked when the pool validates it), never reused in
- * an unknown transaction state. On PGlite the connection is the single session, lent exclusively.
- */
-export async function transactionOnKnexPool<T>(
-  knex: Knex,
-  opening: string,
-  fn: (sql: TransactionSql) => Promise<T>,
-): Promise<T> {
-  const connection = (await knex.client.acquireConnection()) as KnexConnection;
-  try {
-    const sql = portOf(connection);
-    await sql.exec(opening);
-    let value: T;
-    try {
-      value = await fn(sql);
-    } catch (error) {
-      await sql.exec('rollback').catch((rollbackError: unknown) => {
-        (connection as { __knex__disposed?: unknown }).__knex__disposed = rollbackError;
-      });
-      throw error;
-    }
-    await sql.exec('commit');
-    return value;
-  } finally {
-    await knex.client.releaseConnection(connection);
-  }
-}
-
-/**
  * Lends `fn` one connection of knex's pool as a {@link TransactionSql}, for a transaction `fn` drives
  * itself (its BEGIN batched with its first statement: src/idempotency/run-sql.ts). `fn` calls
  * `dispose(error)` when the connection's transaction state is unknown (a failed ROLLBACK): knex's pool

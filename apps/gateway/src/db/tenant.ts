@@ -21,16 +21,10 @@ const SAVEPOINT = 'agw_handler';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The opening of a transaction that runs as `organizationId`'s runtime role from its first statement:
- * `begin; select set_config(…)` as one simple query (one round trip instead of two; a free read is
- * BEGIN+tenant, the handler's statements, COMMIT). Simple queries carry no parameters, so the
- * organization id is inlined after checking that it is a UUID.
+ * The statement that switches a transaction to `organizationId`'s runtime role, as text for a simple
+ * query (which carries no parameters, so the organization id is inlined after checking it is a UUID).
  */
-export function beginAsTenant(organizationId: string): string {
-  return `begin; ${enterTenantText(organizationId)}`;
-}
-
-function enterTenantText(organizationId: string): string {
+export function enterTenantText(organizationId: string): string {
   if (!UUID.test(organizationId)) throw new Error('The organization id is not a UUID.');
   return (
     `select set_config('role', '${RUNTIME_ROLE}', true), ` +
