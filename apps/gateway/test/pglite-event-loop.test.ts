@@ -13,7 +13,7 @@ describe.skipIf(onPostgres)('the embedded database and the event loop', () => {
 
   beforeAll(async () => {
     environment = await createTestEnvironment();
-    database = openDatabase({ dataDir: environment.dataDir });
+    database = openDatabase({ databaseUrl: undefined, dataDir: environment.dataDir });
     await database.knex.raw('select 1'); // opened: the statements below queue for a ready connection
   });
 

@@ -150,6 +150,7 @@ describe('admitting a request', () => {
 
   it('decides a synchronous guard without awaiting it, and still awaits any thenable a guard returns', async () => {
     const thenable = {
+      // biome-ignore lint/suspicious/noThenProperty: the point is a thenable that is not a native Promise
       then: (resolve: (decision: { outcome: 'deny'; code: 'forbidden'; message: string }) => void) =>
         resolve({ outcome: 'deny', code: 'forbidden', message: 'not now' }),
     };
