@@ -3,9 +3,13 @@
 // when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text.
 // CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
 //   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
+//                             [--slow MS]
 // With DATABASE_URL and REDIS_URL set it runs on them (a fresh database, dropped afterwards), otherwise
-// on the embedded default. --rate caps the load at N requests per second in all, so two builds compared
-// on a busy machine do the same work per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
+// on the embedded default. It prints the slowest answer too; --slow MS also lists when (seconds into
+// the run) each answer slower than MS ms arrived, to tell a steady queue from stalls (a run of answers
+// whose latency equals their arrival time: requests sent at the start, waiting all along). --rate caps
+// the load at N requests per second in all, so two builds compared on a busy machine do the same work
+// per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     profile: { type: 'string' },
     rate: { type: 'string' },
+    slow: { type: 'string' },
     scenarios: { type: 'string', default: 'read,mutating' },
   },
 });
@@ -106,14 +111,23 @@ try {
     await autocannon({ ...options, duration: 2 }); // warm-up
     if (statementsAvailable) await admin(databaseUrl, 'select pg_stat_statements_reset()');
     const before = cpuMicros(child.pid);
-    const result = await autocannon({ ...options, duration: Number(args.duration) });
+    const started = performance.now();
+    const slow = [];
+    const run = autocannon({ ...options, duration: Number(args.duration) });
+    // autocannon reports each answer's latency: note the slow ones with the moment they arrived.
+    run.on('response', (_client, _status, _bytes, latency) => {
+      if (args.slow && latency >= Number(args.slow))
+        slow.push(`${((performance.now() - started) / 1000).toFixed(2)}s:${Math.round(latency)}`);
+    });
+    const result = await run;
     const cpu = cpuMicros(child.pid) - before;
     const count = result.requests.total;
     const non2xx = result.non2xx + result.errors;
     console.log(
       `${short}: ${count} requests (${non2xx} not 2xx), ${Math.round(result.requests.average)} req/s, ` +
-        `p99 ${result.latency.p99} ms, gateway CPU ${Math.round(cpu / count)} µs/request`,
+        `p99 ${result.latency.p99} ms, max ${result.latency.max} ms, gateway CPU ${Math.round(cpu / count)} µs/request`,
     );
+    if (args.slow) console.log(`  ${slow.length} answers ≥ ${args.slow} ms (at:ms): ${slow.join(' ')}`);
     if (!statementsAvailable) continue;
     const { rows } = await admin(
       databaseUrl,

@@ -66,6 +66,9 @@ export function buildChain<P>(
   const ordered = validateGuards(guards);
   const shadow = validateShadow(options.shadow ?? [], ordered);
 
+  // Each guard's place in guardOrder, looked up once rather than on every run.
+  const orderIndex = ordered.map((guard) => guardOrder.indexOf(guard.name));
+
   /** Runs the checks of the guards from `startIndex` to `endIndex` of `guardOrder`; stops at a non-pass. */
   async function check(
     context: GuardContext,
@@ -75,21 +78,16 @@ export function buildChain<P>(
   ): Promise<CheckedRun> {
     const trace = [...traceSoFar];
     let current = context;
-    for (const guard of ordered) {
-      const index = guardOrder.indexOf(guard.name);
+    for (let position = 0; position < ordered.length; position += 1) {
+      const index = orderIndex[position] as number;
       if (index < startIndex || index > endIndex) continue;
+      const guard = ordered[position] as Guard;
       const started = performance.now();
-      const decision = await decide(guard, { ...current, trace: [...trace] });
+      const pending = decide(guard, { ...current, trace: [...trace] });
+      // A guard that decides synchronously costs no promise and no microtask turn.
+      const decision = pending instanceof Promise ? await pending : pending;
       const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;
-      const entry: TraceEntry = {
-        guard: guard.name,
-        phase: 'check',
-        outcome: decision.outcome,
-        duration_ms,
-        ...('code' in decision ? { code: decision.code } : {}),
-        ...(shadow.has(guard.name) && decision.outcome !== 'pass' ? { shadow: true as const } : {}),
-      };
-      trace.push(entry);
+      trace.push(traceEntry(guard.name, decision, duration_ms, shadow.has(guard.name)));
       if (decision.outcome === 'pass') {
         if (decision.facts) current = { ...current, facts: { ...current.facts, ...decision.facts } };
         continue;
@@ -231,21 +229,51 @@ function defaultFailure(thrown: unknown): HandlerFailure {
 
 type Decided = GuardDecision | { readonly outcome: 'fault'; readonly code: FaultCode; readonly error: Error };
 
-/** Runs one guard; a thrown GuardDenied is a denial, anything else thrown is a fault (fail closed). */
-async function decide(guard: Guard, context: GuardContext): Promise<Decided> {
+/** A check's trace entry: `code` for a non-pass that has one, `shadow` for an unenforced non-pass. */
+function traceEntry(guard: GuardName, decision: Decided, duration_ms: number, shadowed: boolean): TraceEntry {
+  const entry: { -readonly [K in keyof TraceEntry]: TraceEntry[K] } = {
+    guard,
+    phase: 'check',
+    outcome: decision.outcome,
+    duration_ms,
+  };
+  if ('code' in decision) entry.code = decision.code;
+  if (shadowed && decision.outcome !== 'pass') entry.shadow = true;
+  return entry;
+}
+
+/**
+ * Runs one guard; a thrown GuardDenied is a denial, anything else thrown is a fault (fail closed).
+ * Answers synchronously when the guard does, a promise otherwise.
+ */
+function decide(guard: Guard, context: GuardContext): Decided | Promise<Decided> {
+  let checked: GuardDecision | Promise<GuardDecision>;
   try {
-    const decision = await guard.check(context);
-    if (!isDecision(decision)) {
-      const error = new GuardFault(`Guard ${guard.name} returned no valid decision.`, { guard: guard.name });
-      return { outcome: 'fault', code: 'internal_error', error };
-    }
-    return decision;
+    checked = guard.check(context);
   } catch (thrown) {
-    if (thrown instanceof GuardDenied) return thrown.toDecision();
-    const error = toError(thrown);
-    const code: FaultCode = thrown instanceof GuardFault ? thrown.code : 'internal_error';
-    return { outcome: 'fault', code, error };
+    return thrownDecision(thrown);
   }
+  if (isThenable(checked)) {
+    return Promise.resolve(checked).then((decision) => validDecision(guard, decision), thrownDecision);
+  }
+  return validDecision(guard, checked);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function validDecision(guard: Guard, decision: unknown): Decided {
+  if (isDecision(decision)) return decision;
+  const error = new GuardFault(`Guard ${guard.name} returned no valid decision.`, { guard: guard.name });
+  return { outcome: 'fault', code: 'internal_error', error };
+}
+
+function thrownDecision(thrown: unknown): Decided {
+  if (thrown instanceof GuardDenied) return thrown.toDecision();
+  const error = toError(thrown);
+  const code: FaultCode = thrown instanceof GuardFault ? thrown.code : 'internal_error';
+  return { outcome: 'fault', code, error };
 }
 
 function isDecision(value: unknown): value is GuardDecision {

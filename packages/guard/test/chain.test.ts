@@ -148,6 +148,24 @@ describe('admitting a request', () => {
     expect(await broken.admit(input)).toMatchObject({ outcome: 'fault', code: 'internal_error' });
   });
 
+  it('decides a synchronous guard without awaiting it, and still awaits any thenable a guard returns', async () => {
+    const thenable = {
+      // biome-ignore lint/suspicious/noThenProperty: the point is a thenable that is not a native Promise
+      then: (resolve: (decision: { outcome: 'deny'; code: 'forbidden'; message: string }) => void) =>
+        resolve({ outcome: 'deny', code: 'forbidden', message: 'not now' }),
+    };
+    const chain = createGuardChain([
+      passing('scopes'),
+      defineGuard({ name: 'policy', check: () => thenable as never }),
+    ]);
+    const refusal = await chain.admit(input);
+    expect(refusal).toMatchObject({ outcome: 'deny', guard: 'policy', decision: { code: 'forbidden' } });
+    expect(refusal.trace.map((entry) => `${entry.guard}:${entry.outcome}`)).toEqual([
+      'scopes:pass',
+      'policy:deny',
+    ]);
+  });
+
   it('stops a dry run after policy, in dry_run mode, and settles it as simulated', async () => {
     const ran: string[] = [];
     const recording = (name: GuardName): Guard =>

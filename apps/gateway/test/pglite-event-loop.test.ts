@@ -1,0 +1,36 @@
+// PGlite answers in-process: without a yield, the requests queued for its single connection all ran
+// inside one event-loop turn, and a client connecting meanwhile waited for that turn to end before
+// its connection was even accepted (src/db/knex.ts). The hand-over of the connection takes a turn.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../src/db/knex.js';
+import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+
+const onPostgres = process.env.DATABASE_URL !== undefined;
+
+describe.skipIf(onPostgres)('the embedded database and the event loop', () => {
+  let environment: TestEnvironment;
+  let database: Database;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment();
+    database = openDatabase({ databaseUrl: undefined, dataDir: environment.dataDir });
+    await database.knex.raw('select 1'); // opened: the statements below queue for a ready connection
+  });
+
+  afterAll(async () => {
+    await database?.knex.destroy();
+    await environment?.cleanup();
+  });
+
+  it('lets the event loop turn between the holders of its single connection', async () => {
+    const finished: string[] = [];
+    const statements = Array.from({ length: 10 }, (_, index) =>
+      database.knex.raw('select 1').then(() => finished.push(`statement ${index}`)),
+    );
+    // Stands for what only a new turn does: accept a connection, read a request.
+    setImmediate(() => finished.push('turn'));
+    await Promise.all(statements);
+    // Without the yield all ten finished within the turn they were sent in, before the immediate ran.
+    expect(finished.slice(0, 2)).toContain('turn');
+  });
+});
