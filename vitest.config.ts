@@ -20,6 +20,9 @@ export default defineConfig({
     restoreMocks: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for what a page or a background writer does next; on a loaded 2-core machine that
+    // can take longer than the default second (a browser test's next month, fetched and rendered).
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,
