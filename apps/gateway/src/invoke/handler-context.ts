@@ -39,11 +39,11 @@ export interface HandlerCall {
 export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Promise<unknown> {
   const { executor } = runtime;
   const organizationId = call.principal.organization_id;
-  const controller = new AbortController();
+  const run = new RunSignal();
   let mail: TransactionMail | undefined;
   const handle = (sql: Sql) => {
     mail = runtime.mail ? transactionMail(sql, runtime.mail) : undefined;
-    return call.handler.handle(call.params as never, context(runtime, call, sql, mail, controller.signal));
+    return call.handler.handle(call.params as never, context(runtime, call, sql, mail, run));
   };
   try {
     const open = executor.open();
@@ -66,7 +66,27 @@ export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Pr
     return await runInTenantSavepoint(transaction.sql, organizationId, handle);
   } finally {
     // Whatever the handler left running (a fetch, a timer) learns that its run is over.
-    controller.abort();
+    run.end();
+  }
+}
+
+/**
+ * The handler's abort signal, made only when the handler reads it: aborting builds a DOMException with
+ * its stack, about 7 µs of every invoke, while most handlers never look at the signal.
+ */
+class RunSignal {
+  #controller: AbortController | undefined;
+  #ended = false;
+
+  get signal(): AbortSignal {
+    if (this.#ended) return AbortSignal.abort();
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  end(): void {
+    this.#ended = true;
+    this.#controller?.abort();
   }
 }
 
@@ -79,7 +99,7 @@ function context(
   call: HandlerCall,
   sql: Sql,
   mail: TransactionMail | undefined,
-  signal: AbortSignal,
+  run: RunSignal,
 ): CapabilityContext {
   return {
     organizationId: call.principal.organization_id,
@@ -87,7 +107,9 @@ function context(
     now: runtime.clock.now(),
     sql,
     ids,
-    signal,
+    get signal() {
+      return run.signal;
+    },
     // The gateway's wallet store reads through the executor, i.e. on this same connection, as the
     // runtime role: the runtime-role migration lets it read its own organization's wallet rows.
     wallet: runtime.wallet as never,
