@@ -5,38 +5,10 @@
 // to the SQL port, so it emits no `query` event for a paid read, an approval-gated invoke or a
 // long-running invoke's acceptance or its poll. On PostgreSQL the round trips (`pg` client queries; one batch is one
 // query) are counted too.
-import { AsyncLocalStorage } from 'node:async_hooks';
-import http from 'node:http';
-import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
-
-interface Counter {
-  readonly knex: string[];
-  readonly roundTrips: string[];
-}
-const counted = new AsyncLocalStorage<Counter>();
-const TAG = 'x-test-count-statements';
-const counters = new Map<string, Counter>();
-
-// Installed before the gateway starts: requests carrying the tag run with their own counter.
-const emit = http.Server.prototype.emit as (this: http.Server, event: string, ...args: unknown[]) => boolean;
-http.Server.prototype.emit = function (this: http.Server, event: string, ...args: unknown[]) {
-  const request = args[0] as http.IncomingMessage | undefined;
-  if (event === 'request' && request?.headers[TAG] !== undefined) {
-    const counter = counters.get(String(request.headers[TAG]));
-    if (counter) return counted.run(counter, () => emit.call(this, event, ...args));
-  }
-  return emit.call(this, event, ...args);
-} as typeof http.Server.prototype.emit;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const config = args[0] as string | { text?: string } | undefined;
-  const text = typeof config === 'string' ? config : (config?.text ?? '');
-  counted.getStore()?.roundTrips.push(text.replace(/\s+/g, ' ').slice(0, 60));
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof query;
+import { currentStatements, type RequestStatements, sendCounted } from './helpers/request-statements.js';
 
 const paidRead = demoCapability({ id: 'demo.paid.read', cost_credits: '0.5' }, async (_input, ctx) => {
   const { rows } = await ctx.sql.query<{ one: number }>('select 1 as one');
@@ -62,26 +34,26 @@ let requests = 0;
 
 beforeAll(async () => {
   ({ key } = await approvedInstallation(gateway, '10'));
-  gateway.knex.on('query', (data: { sql?: string }) => counted.getStore()?.knex.push(data.sql ?? ''));
+  gateway.knex.on('query', (data: { sql?: string }) => currentStatements()?.knex.push(data.sql ?? ''));
 });
 
 /** Sends `body` to `path` (GET without one); answers the status, the answer and what its request sent. */
 async function send(
   path: string,
   body?: object,
-): Promise<{ status: number; outcome: unknown; answer: Record<string, unknown> } & Counter> {
+): Promise<{ status: number; outcome: unknown; answer: Record<string, unknown> } & RequestStatements> {
   requests += 1;
-  const tag = `request-${requests}`;
-  const counter: Counter = { knex: [], roundTrips: [] };
-  counters.set(tag, counter);
-  const response = await fetch(`${gateway.url}${path}`, {
+  const {
+    response,
+    body: answer,
+    statements,
+  } = await sendCounted(`${gateway.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', [TAG]: tag },
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const answer = (await response.json()) as Record<string, unknown>;
-  counters.delete(tag);
-  return { status: response.status, outcome: answer.status, answer, ...counter };
+  const json = answer as Record<string, unknown>;
+  return { status: response.status, outcome: json.status, answer: json, ...statements };
 }
 
 const invoke = (body: object) => send('/mcp/invoke', body);
