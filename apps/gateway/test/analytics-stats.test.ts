@@ -308,6 +308,10 @@ describe('what ingestion refuses or drops', () => {
     const preflight = await fetch(`${gateway.url}/a/events`, { method: 'OPTIONS' });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type');
+    // What only a preflight is read for is not repeated on every page view's answer.
+    expect(unknown.headers.get('access-control-allow-origin')).toBe('*');
+    expect(unknown.headers.get('access-control-allow-methods')).toBeNull();
   });
 });
 

@@ -264,12 +264,25 @@ describe('the event writer', () => {
     expect(await names()).toEqual(['first', 'last']);
   });
 
-  it('drops a row the database refuses (its property is gone), not the rest of its batch', async () => {
+  it('drops the events of a property that is gone, not the rest of its batch, and says how many', async () => {
     const { id } = await property(30);
-    const writer = new EventWriter(hostOf(database).sql, log);
+    const warnings: unknown[] = [];
+    const warn = (fields: Record<string, unknown>, message: string) => warnings.push({ ...fields, message });
+    const writer = new EventWriter(hostOf(database).sql, { ...log, warn });
     writer.accept([await rowOf('first', id), await rowOf('orphan', randomUUID()), await rowOf('last', id)]);
     await writer.drain();
     expect(await names()).toEqual(['first', 'last']);
+    expect(warnings).toEqual([{ dropped_events: 1, message: 'events of a deleted property dropped' }]);
+  });
+
+  it('deletes the events of a property deleted on its own', async () => {
+    const gone = await property(30);
+    const kept = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    writer.accept([await rowOf('of the deleted property', gone.id), await rowOf('kept', kept.id)]);
+    await writer.drain();
+    await database.db.query('delete from analytics_properties where id = $1', [gone.id]);
+    expect(await names()).toEqual(['kept']);
   });
 });
 

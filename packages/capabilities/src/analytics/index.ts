@@ -2,7 +2,7 @@ import type { CapabilityHandler } from '../define.js';
 import type { CapabilityDomain, DomainHost, DomainService } from '../domain.js';
 import { runStatement } from '../sql.js';
 import { analyticsEventsReadHandler } from './events-read.js';
-import { CORS_HEADERS, ingestion } from './ingestion.js';
+import { ingestion, PREFLIGHT_HEADERS } from './ingestion.js';
 import { analyticsMigrations } from './migrations.js';
 import { analyticsPropertyManageHandler } from './property-manage.js';
 import { rollUp } from './rollup.js';
@@ -50,7 +50,7 @@ function start(host: DomainHost): DomainService {
       {
         method: 'OPTIONS',
         path: '/a/events',
-        handle: async () => ({ status: 204, headers: { ...CORS_HEADERS } }),
+        handle: async () => ({ status: 204, headers: { ...PREFLIGHT_HEADERS } }),
       },
       {
         method: 'GET',

@@ -10,9 +10,16 @@ import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
 import type { EventRecord, EventWriter, StaleRecord } from './writer.js';
 
-/** Anyone may send (pages of any site carry the public id); nothing is readable cross-site. */
-export const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
+/** Anyone may send (pages of any site carry the public id) and read the answer's counts. */
+const ALLOW_ANY_ORIGIN = { 'access-control-allow-origin': '*' } as const;
+
+/**
+ * The preflight's answer (a page's `fetch` with a JSON content type asks first). Methods, headers and
+ * max-age are read by browsers only from a preflight, so the POST's answers carry only the origin: every
+ * header is parsed by each sender, on a path hit by every page view.
+ */
+export const PREFLIGHT_HEADERS = {
+  ...ALLOW_ANY_ORIGIN,
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': 'content-type',
   'access-control-max-age': '86400',
@@ -22,7 +29,7 @@ const PROPERTY_TTL_MS = 30_000;
 /** User agents whose bot verdict is remembered (a site's visitors share a few hundred of them). */
 const MAX_REMEMBERED_AGENTS = 2000;
 
-const HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...CORS_HEADERS };
+const HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...ALLOW_ANY_ORIGIN };
 
 function answer(status: number, body: unknown, extra?: Record<string, string>): PublicResponse {
   return { status, headers: extra === undefined ? HEADERS : { ...HEADERS, ...extra }, body };

@@ -146,10 +146,40 @@ export const dropEventOrganizationForeignKey: DomainMigration = {
   ],
 };
 
+/**
+ * Events go with their property by a trigger instead of a foreign key. The key's check ran once per
+ * inserted event (a locked lookup in `analytics_properties`): 3 µs of PostgreSQL's 9 µs per event and
+ * 4.5 µs of PGlite's 21, measured with the batch statement alone. The batch insert
+ * (`insertEventBatch`) now locks each of its properties once (`for key share`, as the key's check
+ * did) and writes only the events of properties that exist, so a property deleted meanwhile either
+ * waits for the batch's commit and then deletes its events here, or is gone and gets none.
+ */
+export const eventsFollowPropertyByTrigger: DomainMigration = {
+  name: '20261128400000_analytics_events_deleted_with_property_by_trigger',
+  up: [
+    `create function analytics_events_delete_of_property() returns trigger language plpgsql as $$
+begin
+  delete from analytics_events where organization_id = old.organization_id and property_id = old.id;
+  return old;
+end
+$$`,
+    `create trigger analytics_properties_delete_events after delete on analytics_properties
+  for each row execute function analytics_events_delete_of_property()`,
+    'alter table analytics_events drop constraint analytics_events_property_id_fkey',
+  ],
+  down: [
+    `alter table analytics_events add constraint analytics_events_property_id_fkey
+  foreign key (property_id) references analytics_properties (id) on delete cascade`,
+    'drop trigger analytics_properties_delete_events on analytics_properties',
+    'drop function analytics_events_delete_of_property()',
+  ],
+};
+
 export const analyticsMigrations: readonly DomainMigration[] = [
   createAnalyticsTables,
   analyticsRowLevelSecurity,
   createAnalyticsRollups,
   analyticsRollupRowLevelSecurity,
   dropEventOrganizationForeignKey,
+  eventsFollowPropertyByTrigger,
 ];

@@ -24,7 +24,7 @@ export const MAX_QUEUED_ROWS = 20_000;
 const RETRY_AFTER_FAILURE_MS = 1000;
 
 /**
- * SQLSTATE class 23 (its property was deleted meanwhile) or 22 (a value the database cannot hold): a row
+ * SQLSTATE class 23 (a stale mark of a property deleted meanwhile) or 22 (a value the database cannot hold): a row
  * the database refuses, not an outage. Retried as an outage, one such row would hold up every row
  * behind it for good.
  */
@@ -164,10 +164,14 @@ export class EventWriter {
   async #insert(rows: readonly EventRecord[], marks: readonly StaleRecord[]): Promise<void> {
     // One mark per property and day is enough.
     const days = new Map(marks.map((mark) => [`${mark.property_id} ${mark.day}`, mark]));
-    await runStatement(this.sql, insertEventBatch, [
+    const { rowCount } = await runStatement(this.sql, insertEventBatch, [
       JSON.stringify(rows),
       JSON.stringify([...days.values()]),
     ]);
+    // Events of a property deleted since they were accepted go with it, as if written just before.
+    if (rowCount < rows.length) {
+      this.log.warn({ dropped_events: rows.length - rowCount }, 'events of a deleted property dropped');
+    }
   }
 
   /**
