@@ -167,6 +167,7 @@ export class EventWriter {
     const { rowCount } = await runStatement(this.sql, insertEventBatch, [
       JSON.stringify(rows),
       JSON.stringify([...days.values()]),
+      [...new Set(rows.map((row) => row.p))],
     ]);
     // Events of a property deleted since they were accepted go with it, as if written just before.
     if (rowCount < rows.length) {
