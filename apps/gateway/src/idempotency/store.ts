@@ -3,7 +3,7 @@ import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { type AuditRow, auditRowParams } from '../ports/audit-rows.js';
+import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import {
@@ -261,7 +261,7 @@ export class IdempotencyStore {
       charge?.idempotency_scope ?? null,
       charge?.capability_id ?? null,
       charge?.occurred_at ?? null,
-      ...auditRowParams(input.rows),
+      auditRowsParam(input.rows),
     ];
   }
 
@@ -272,11 +272,9 @@ export class IdempotencyStore {
     requestId: string,
     rows: readonly AuditRow[],
   ): Promise<boolean> {
-    const deleted = await sql.query(
-      DISCARD.text,
-      [...scopeParams(scope), requestId, ...auditRowParams(rows)],
-      { name: DISCARD.name },
-    );
+    const deleted = await sql.query(DISCARD.text, [...scopeParams(scope), requestId, auditRowsParam(rows)], {
+      name: DISCARD.name,
+    });
     return deleted.rowCount === 1;
   }
 
