@@ -68,7 +68,7 @@ describe('audit group commit', () => {
     expect(Number(stored[0]?.n)).toBe(9);
   });
 
-  it('stores each column as given: details with quotes, backslashes and non-ASCII; a missing time is now()', async () => {
+  it('stores each column as given: details with quotes, backslashes and non-ASCII; a Date time; a missing time is now()', async () => {
     const batcher = createAuditBatcher(sqlDatabaseOfKnex(gateway.knex));
     const tag = randomUUID();
     const details = { note: 'a "quoted" \\ back\nslash, é, 😀, \u2028', nested: { list: [1, null, true] } };
@@ -76,6 +76,7 @@ describe('audit group commit', () => {
     const rows = [
       { ...row(`${tag}-0`), occurred_at: at, details: JSON.stringify(details) },
       { ...row(`${tag}-1`, 503), actor: 'installation:x', outcome: 'denied' },
+      { ...row(`${tag}-2`), occurred_at: new Date('2026-11-20T11:00:00.456Z') },
     ];
     const before = Date.now();
     await batcher.write(rows);
@@ -99,6 +100,7 @@ describe('audit group commit', () => {
       details: {},
     });
     expect(new Date(stored[1]?.occurred_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(stored[2]?.occurred_at).toISOString()).toBe('2026-11-20T11:00:00.456Z');
   });
 
   it('concurrent free reads answer with audit ids that are all stored', async () => {

@@ -1,4 +1,4 @@
-import type { Sql } from '@agw/capabilities';
+import { runStatement, type Sql, type SqlStatement } from '@agw/capabilities';
 import type { TransactionSql } from './sql-knex.js';
 
 /** The database role handler SQL runs as (gateway migration `20261125000000_runtime_role`). */
@@ -7,7 +7,7 @@ export const RUNTIME_ROLE = 'agw_runtime';
 // The role and the tenant, both local to the transaction (`true`), so they end with its COMMIT or
 // ROLLBACK — and with a ROLLBACK TO SAVEPOINT taken before them — whatever the handler did.
 // `set_config('role', …)` is `SET LOCAL ROLE`; a superuser connection loses its RLS bypass with it.
-const ENTER: { name: string; text: string } = {
+const ENTER: SqlStatement = {
   name: 'agw.tenant.enter',
   text: `select set_config('role', '${RUNTIME_ROLE}', true), set_config('agw.organization_id', $1, true)`,
 };
@@ -15,7 +15,7 @@ const ENTER: { name: string; text: string } = {
 // Back to the connection's own role ('none' is what RESET ROLE sets) and no tenant: the chain's own
 // bookkeeping after the handler (charge, audit) runs as the gateway again.
 export const EXIT_TEXT = `select set_config('role', 'none', true), set_config('agw.organization_id', '', true)`;
-const EXIT: { name: string; text: string } = { name: 'agw.tenant.exit', text: EXIT_TEXT };
+const EXIT: SqlStatement = { name: 'agw.tenant.exit', text: EXIT_TEXT };
 
 const SAVEPOINT = 'agw_handler';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,7 +34,7 @@ export function enterTenantText(organizationId: string): string {
 
 /** Switches `sql`'s transaction to the runtime role and `organizationId` until the transaction ends. */
 export async function enterTenant(sql: Sql, organizationId: string): Promise<void> {
-  await sql.query(ENTER.text, [organizationId], { name: ENTER.name });
+  await runStatement(sql, ENTER, [organizationId]);
 }
 
 /**
@@ -52,10 +52,10 @@ export async function runAsTenant<T>(
   try {
     value = await work(sql);
   } catch (error) {
-    await sql.query(EXIT.text, [], { name: EXIT.name }).catch(() => undefined);
+    await runStatement(sql, EXIT, []).catch(() => undefined);
     throw error;
   }
-  await sql.query(EXIT.text, [], { name: EXIT.name });
+  await runStatement(sql, EXIT, []);
   return value;
 }
 

@@ -44,7 +44,8 @@ export const FENCE_SNAPSHOT = {
          SELECT snapshot.* FROM fence CROSS JOIN (${snapshotSelect(5)}) AS snapshot`,
 };
 // The answer, the run's charge and every audit row of the transaction in one statement. The charge
-// ($9–$13, all null for none) is written once per scope; if its scope was charged before — possible only
+// ($9–$13, all null for none) is written once per scope, the audit rows come as one JSON array ($14,
+// src/ports/audit-rows.ts); if its scope was charged before — possible only
 // for a key reused after its retention, or under another API key of the same installation — the UPDATE
 // matches nothing and the caller rolls back: the answer never claims a charge that was not made. A
 // data-modifying CTE runs whether or not the UPDATE matches (then the transaction rolls back).
@@ -71,6 +72,7 @@ export const COMPLETE_OR_FAIL = {
   text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${ANSWER} RETURNING 1)
          SELECT ('${NOT_STORED}' || count(*))::int FROM answered HAVING count(*) <> 1`,
 };
+// The audit rows as one JSON array ($5).
 export const DISCARD = {
   name: 'agw.idempotency.discard',
   text: `WITH audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(5)})

@@ -1,9 +1,9 @@
-import type { Sql } from '@agw/capabilities';
+import { runStatement, type Sql } from '@agw/capabilities';
 import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { type AuditRow, auditRowParams } from '../ports/audit-rows.js';
+import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import {
@@ -120,11 +120,15 @@ export class IdempotencyStore {
   async begin(scope: IdempotencyScope, fingerprint: string, requestId: string): Promise<BeginResult> {
     this.reapSoon();
     for (let round = 0; round < 3; round += 1) {
-      const claimed = await this.#sql.query(
-        CLAIM.text,
-        [scope.tenant, scope.principal, scope.key, fingerprint, requestId, this.#lease, this.#retention],
-        { name: CLAIM.name },
-      );
+      const claimed = await runStatement(this.#sql, CLAIM, [
+        scope.tenant,
+        scope.principal,
+        scope.key,
+        fingerprint,
+        requestId,
+        this.#lease,
+        this.#retention,
+      ]);
       if (claimed.rows.length > 0) return { kind: 'claimed' };
 
       const row = await this.read(scope);
@@ -136,11 +140,13 @@ export class IdempotencyStore {
       }
       if (row.state === 'completed') return { kind: 'replay', response: this.toResponse(row) };
       if (row.lease_live) throw inProgress();
-      const taken = await this.#sql.query(
-        TAKE_OVER.text,
-        [scope.tenant, scope.principal, scope.key, requestId, this.#lease],
-        { name: TAKE_OVER.name },
-      );
+      const taken = await runStatement(this.#sql, TAKE_OVER, [
+        scope.tenant,
+        scope.principal,
+        scope.key,
+        requestId,
+        this.#lease,
+      ]);
       if (taken.rows.length > 0) return { kind: 'claimed' };
     }
     throw inProgress();
@@ -151,9 +157,7 @@ export class IdempotencyStore {
    * throws so the whole transaction rolls back. Call before any business write.
    */
   async fence(trx: Knex.Transaction, scope: IdempotencyScope, requestId: string): Promise<void> {
-    const held = await sqlOfKnexTransaction(trx).query(FENCE.text, [...scopeParams(scope), requestId], {
-      name: FENCE.name,
-    });
+    const held = await runStatement(sqlOfKnexTransaction(trx), FENCE, [...scopeParams(scope), requestId]);
     if (held.rows.length === 0) throw inProgress();
   }
 
@@ -225,7 +229,7 @@ export class IdempotencyStore {
     const leading = input.leading ?? [];
     const updated =
       leading.length === 0
-        ? await sql.query(COMPLETE.text, params, { name: COMPLETE.name })
+        ? await runStatement(sql, COMPLETE, params)
         : await sql.queryAfter(leading, COMPLETE.text, params, { name: COMPLETE.name });
     return updated.rowCount === 1;
   }
@@ -261,7 +265,7 @@ export class IdempotencyStore {
       charge?.idempotency_scope ?? null,
       charge?.capability_id ?? null,
       charge?.occurred_at ?? null,
-      ...auditRowParams(input.rows),
+      auditRowsParam(input.rows),
     ];
   }
 
@@ -272,22 +276,22 @@ export class IdempotencyStore {
     requestId: string,
     rows: readonly AuditRow[],
   ): Promise<boolean> {
-    const deleted = await sql.query(
-      DISCARD.text,
-      [...scopeParams(scope), requestId, ...auditRowParams(rows)],
-      { name: DISCARD.name },
-    );
+    const deleted = await runStatement(sql, DISCARD, [
+      ...scopeParams(scope),
+      requestId,
+      auditRowsParam(rows),
+    ]);
     return deleted.rowCount === 1;
   }
 
   /** After a rollback: deletes the claim so a retry with the same key runs again. */
   async release(scope: IdempotencyScope, requestId: string): Promise<void> {
-    await this.#sql.query(RELEASE.text, [...scopeParams(scope), requestId], { name: RELEASE.name });
+    await runStatement(this.#sql, RELEASE, [...scopeParams(scope), requestId]);
   }
 
   /** Deletes up to `batch` expired rows (their ciphertexts with them); returns how many. */
   async reap(batch = REAP_BATCH): Promise<number> {
-    const result = await this.#sql.query(REAP.text, [batch], { name: REAP.name });
+    const result = await runStatement(this.#sql, REAP, [batch]);
     return result.rowCount;
   }
 
@@ -300,7 +304,7 @@ export class IdempotencyStore {
   }
 
   private async read(scope: IdempotencyScope): Promise<Row | undefined> {
-    const result = await this.#sql.query<Row>(READ.text, scopeParams(scope), { name: READ.name });
+    const result = await runStatement<Row>(this.#sql, READ, scopeParams(scope));
     return result.rows[0];
   }
 

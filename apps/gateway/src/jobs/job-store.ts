@@ -1,4 +1,4 @@
-import type { Sql } from '@agw/capabilities';
+import { runStatement, type Sql } from '@agw/capabilities';
 import type { DeferredRun } from '@agw/guard';
 import type { Knex } from 'knex';
 
@@ -58,23 +58,19 @@ const INSERT = {
 
 /** Inserts a queued job; runs in the accepting request's transaction, beside its audit record. */
 export async function insertJob(sql: Sql, job: NewJob): Promise<void> {
-  await sql.query(
-    INSERT.text,
-    [
-      job.id,
-      job.organization_id,
-      job.installation_id,
-      job.capability_id,
-      job.capability_version,
-      // Serialized here: `pg` would send a JavaScript array as a PostgreSQL array, not as JSON.
-      JSON.stringify(job.params),
-      job.idempotency_key,
-      JSON.stringify(job.run_state),
-      job.max_attempts,
-      job.accepted_audit_id,
-    ],
-    { name: INSERT.name },
-  );
+  await runStatement(sql, INSERT, [
+    job.id,
+    job.organization_id,
+    job.installation_id,
+    job.capability_id,
+    job.capability_version,
+    // Serialized here: `pg` would send a JavaScript array as a PostgreSQL array, not as JSON.
+    JSON.stringify(job.params),
+    job.idempotency_key,
+    JSON.stringify(job.run_state),
+    job.max_attempts,
+    job.accepted_audit_id,
+  ]);
 }
 
 /**
@@ -116,7 +112,7 @@ const LOCK = {
  * or rolls back. Undefined when `owner` no longer holds it (the lease expired and another took it).
  */
 export async function lockJob(sql: Sql, id: string, owner: string): Promise<JobRow | undefined> {
-  const { rows } = await sql.query<JobRow>(LOCK.text, [id, owner], { name: LOCK.name });
+  const { rows } = await runStatement<JobRow>(sql, LOCK, [id, owner]);
   return rows[0];
 }
 
@@ -139,18 +135,14 @@ const FINISH = {
 
 /** Stores the final answer and releases the lease; in the run's transaction, with the charge. */
 export async function finishJob(sql: Sql, id: string, outcome: JobOutcome): Promise<void> {
-  await sql.query(
-    FINISH.text,
-    [
-      id,
-      outcome.status,
-      outcome.responseStatus,
-      JSON.stringify(outcome.response),
-      outcome.outcomeAuditId,
-      outcome.errorCode ?? null,
-    ],
-    { name: FINISH.name },
-  );
+  await runStatement(sql, FINISH, [
+    id,
+    outcome.status,
+    outcome.responseStatus,
+    JSON.stringify(outcome.response),
+    outcome.outcomeAuditId,
+    outcome.errorCode ?? null,
+  ]);
 }
 
 const REQUEUE = {
@@ -163,7 +155,7 @@ const REQUEUE = {
 
 /** Puts a job back in the queue for another attempt after `delayMs`. */
 export async function requeueJob(sql: Sql, id: string, delayMs: number, errorCode: string): Promise<void> {
-  await sql.query(REQUEUE.text, [id, delayMs, errorCode], { name: REQUEUE.name });
+  await runStatement(sql, REQUEUE, [id, delayMs, errorCode]);
 }
 
 const FIND = {
@@ -173,6 +165,6 @@ const FIND = {
 
 /** The job `id` of `organizationId`; undefined for another organization's job, as for a missing one. */
 export async function findJob(sql: Sql, organizationId: string, id: string): Promise<JobRow | undefined> {
-  const { rows } = await sql.query<JobRow>(FIND.text, [id, organizationId], { name: FIND.name });
+  const { rows } = await runStatement<JobRow>(sql, FIND, [id, organizationId]);
   return rows[0];
 }

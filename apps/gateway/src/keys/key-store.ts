@@ -1,3 +1,4 @@
+import { runStatement } from '@agw/capabilities';
 import type { InstallationState, InstallationStore, KeyRecord, KeyStore } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnex } from '../db/sql-knex.js';
@@ -63,7 +64,7 @@ export function createKnexKeyStore(knex: Knex, options: KnexKeyStoreOptions = {}
   const sql = sqlOfKnex(knex);
   return {
     async findByPrefix(prefix: string): Promise<KeyRecord | undefined> {
-      const { rows } = await sql.query<ApiKeyRow>(KEY_BY_PREFIX.text, [prefix], { name: KEY_BY_PREFIX.name });
+      const { rows } = await runStatement<ApiKeyRow>(sql, KEY_BY_PREFIX, [prefix]);
       const row = rows[0];
       if (!row || row.kind === 'operator') return undefined;
       options.onRow?.(row);
@@ -91,9 +92,7 @@ export function createKnexInstallationStore(knex: Knex): InstallationStore {
   const sql = sqlOfKnex(knex);
   return {
     async getState(installationId: string): Promise<InstallationState | undefined> {
-      const { rows } = await sql.query<InstallationRow>(INSTALLATION_STATE.text, [installationId], {
-        name: INSTALLATION_STATE.name,
-      });
+      const { rows } = await runStatement<InstallationRow>(sql, INSTALLATION_STATE, [installationId]);
       const row = rows[0];
       if (!row) return undefined;
       return {

@@ -1,3 +1,4 @@
+import { runStatement } from '@agw/capabilities';
 import type { ApprovalRecord, ApprovalStore } from '@agw/guard';
 import { transactionOnPool } from '../db/pool-transaction.js';
 import { toIso } from '../keys/key-store.js';
@@ -82,50 +83,38 @@ export function createKnexApprovalStore(executor: SqlExecutor): ApprovalStore {
       // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT.
       transactionOnPool(executor.knex, async ({ sql, committing }) => {
         const run = `${approval.installation_id}:${approval.capability_id}:${approval.capability_version}:${approval.params_hash}`;
-        await sql.query(LOCK.text, [`agw.approval:${run}`], { name: LOCK.name });
-        const { rows } = await committing.query<ApprovalRow>(
-          RENEW_OR_CREATE.text,
-          [
-            approval.installation_id,
-            approval.capability_id,
-            approval.capability_version,
-            approval.params_hash,
-            approval.token_hash,
-            approval.created_at,
-            approval.organization_id,
-            approval.reason,
-            approval.expires_at,
-          ],
-          { name: RENEW_OR_CREATE.name },
-        );
+        await runStatement(sql, LOCK, [`agw.approval:${run}`]);
+        const { rows } = await runStatement<ApprovalRow>(committing, RENEW_OR_CREATE, [
+          approval.installation_id,
+          approval.capability_id,
+          approval.capability_version,
+          approval.params_hash,
+          approval.token_hash,
+          approval.created_at,
+          approval.organization_id,
+          approval.reason,
+          approval.expires_at,
+        ]);
         return toRecord(rows[0] as ApprovalRow);
       }),
     async findByTokenHash(tokenHash) {
-      const { rows } = await executor.sql().query<ApprovalRow>(FIND.text, [tokenHash], { name: FIND.name });
+      const { rows } = await runStatement<ApprovalRow>(executor.sql(), FIND, [tokenHash]);
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
     // The fast path without a lock: the update's row lock serializes two renewals (the later token wins).
     async renewPending(match, tokenHash, now) {
-      const { rows } = await executor
-        .sql()
-        .query<ApprovalRow>(
-          RENEW.text,
-          [
-            match.installation_id,
-            match.capability_id,
-            match.capability_version,
-            match.params_hash,
-            tokenHash,
-            now,
-          ],
-          { name: RENEW.name },
-        );
+      const { rows } = await runStatement<ApprovalRow>(executor.sql(), RENEW, [
+        match.installation_id,
+        match.capability_id,
+        match.capability_version,
+        match.params_hash,
+        tokenHash,
+        now,
+      ]);
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
     async consume(approvalId, consumedAt) {
-      const updated = await executor
-        .sql()
-        .query(CONSUME.text, [approvalId, consumedAt], { name: CONSUME.name });
+      const updated = await runStatement(executor.sql(), CONSUME, [approvalId, consumedAt]);
       return updated.rowCount === 1;
     },
   };

@@ -1,7 +1,7 @@
 import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
-import { AUDIT_COLUMNS, type AuditRow } from './audit-rows.js';
+import { type AuditRow, insertAuditRows } from './audit-rows.js';
 
 export type { AuditRow } from './audit-rows.js';
 
@@ -16,22 +16,6 @@ interface Waiting {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
 }
-
-/**
- * The batch as one JSON parameter, one named statement whatever its size. Not the eight arrays of
- * `insertAuditRows`: `pg` renders an array parameter by escaping each element with two regular
- * expressions, which for the `details` JSON (quotes throughout) cost 4 µs of CPU a row where
- * `JSON.stringify` costs 2 (pg's escapeElement alone was 1.5 % of a read invoke's gateway CPU).
- * Same columns and types as src/ports/audit-rows.ts; the array's order is the insert order.
- */
-const INSERT_JSON = {
-  name: 'agw.audit.insert-json',
-  text: `insert into ${AUDIT_COLUMNS}
-  select u.audit_id, coalesce(u.occurred_at, now()), u.request_id, u.actor, u.action, u.outcome,
-         u.http_status, u.details::jsonb
-    from json_to_recordset($1::json) as u(audit_id text, occurred_at timestamptz, request_id text,
-         actor text, action text, outcome text, http_status int, details text)`,
-};
 
 // One batcher per database pool: every writer of audit rows outside a transaction shares its INSERTs.
 const shared = new WeakMap<Knex, AuditBatcher>();
@@ -58,8 +42,8 @@ export function createAuditBatcher(sql: Sql, options: { maxRows?: number } = {})
   let queue: Waiting[] = [];
   let flushing = false;
 
-  const insert = (rows: readonly AuditRow[]) =>
-    sql.query(INSERT_JSON.text, [JSON.stringify(rows)], { name: INSERT_JSON.name });
+  // One statement a batch, its rows as one JSON parameter (see src/ports/audit-rows.ts).
+  const insert = (rows: readonly AuditRow[]) => insertAuditRows(sql, rows);
 
   async function flush(): Promise<void> {
     flushing = true;

@@ -1,3 +1,4 @@
+import { runStatement } from '@agw/capabilities';
 import type { KillSwitchStore } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlOfKnex } from '../db/sql-knex.js';
@@ -16,9 +17,7 @@ export function createKnexKillSwitchStore(knex: Knex): KillSwitchStore {
   const sql = sqlOfKnex(knex);
   return {
     async getKillSwitch(organizationId) {
-      const { rows } = await sql.query<{ kill_switch: boolean }>(KILL_SWITCH.text, [organizationId], {
-        name: KILL_SWITCH.name,
-      });
+      const { rows } = await runStatement<{ kill_switch: boolean }>(sql, KILL_SWITCH, [organizationId]);
       const row = rows[0];
       return {
         enabled: row?.kill_switch === true,
