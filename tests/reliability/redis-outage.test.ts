@@ -46,10 +46,12 @@ const HUNG_MS = 2500;
  */
 const LIMIT = process.env.DATABASE_URL ? 250 : 150;
 /**
- * The hung-Redis case sends reads in this many loops, each from an installation of its own: a loop
- * sends ≤ 120 reads in its 4 s (seen on PostgreSQL), fewer than LIMIT in a fresh bucket.
+ * The hung-Redis case sends reads in this many loops, each from an installation of its own, each read
+ * at least HUNG_LOOP_PACE_MS after the one before: at most 100 reads in its 4 s, fewer than LIMIT in a
+ * fresh bucket however fast the machine (unpaced, a quiet machine sent over 250 and got 429s).
  */
 const HUNG_LOOPS = 8;
+const HUNG_LOOP_PACE_MS = 40;
 const EXTRA = 4;
 const read = { id: 'core.org.current.get', params: {} };
 
@@ -419,6 +421,7 @@ describe.skipIf(!redisInstalled)(
           const loops = hungReaders.map(async (installation, index) => {
             for (let call = index; running; call += 1) {
               const served = processes[call % 2] as Served;
+              const started = performance.now();
               answers.push(
                 await timedCall(`${served.url}/mcp/invoke`, {
                   key: installation.key,
@@ -426,6 +429,7 @@ describe.skipIf(!redisInstalled)(
                   boundMs: BOUND_MS,
                 }),
               );
+              await sleep(HUNG_LOOP_PACE_MS - (performance.now() - started));
             }
           });
           await sleep(500);
