@@ -138,10 +138,8 @@ describe('the event writer', () => {
   async function rowOf(name: string, propertyId: string): Promise<EventRecord> {
     return {
       i: randomUUID(),
-      o: ORG,
       p: propertyId,
-      t: NOW.toISOString(),
-      r: NOW.toISOString(),
+      r: NOW.getTime(),
       n: name,
       c: undefined,
       s: undefined,
@@ -150,7 +148,6 @@ describe('the event writer', () => {
       a: undefined,
       f: undefined,
       v: undefined,
-      x: {},
     };
   }
   const names = async () =>

@@ -6,7 +6,8 @@ export interface IncomingEvent {
   readonly category: string | null;
   readonly source: string | null;
   readonly outcome: string | null;
-  readonly properties: Record<string, unknown>;
+  /** Absent when the event has none (stored as `{}`). */
+  readonly properties: Record<string, unknown> | undefined;
   readonly occurredAt: Date;
 }
 
@@ -75,11 +76,12 @@ function event(value: unknown, pointer: string, now: Date): IncomingEvent {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     fail(pointer, 'type', 'must be an object');
   const input = value as Record<string, unknown>;
-  const properties = input.properties ?? {};
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+  // null is taken as absent, as before.
+  const properties = input.properties ?? undefined;
+  if (properties !== undefined && (typeof properties !== 'object' || Array.isArray(properties))) {
     fail(`${pointer}/properties`, 'type', 'must be an object');
   }
-  if (input.properties !== undefined) {
+  if (properties !== undefined) {
     const serialized = JSON.stringify(properties);
     if (Buffer.byteLength(serialized, 'utf8') > MAX_PROPERTIES_BYTES)
       fail(`${pointer}/properties`, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
@@ -105,7 +107,7 @@ function event(value: unknown, pointer: string, now: Date): IncomingEvent {
     category: text(input.category, `${pointer}/category`, 80),
     source: text(input.source, `${pointer}/source`, 80),
     outcome: text(input.outcome, `${pointer}/outcome`, 80),
-    properties: properties as Record<string, unknown>,
+    properties: properties as Record<string, unknown> | undefined,
     occurredAt,
   };
 }

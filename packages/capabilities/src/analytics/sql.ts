@@ -100,14 +100,12 @@ where p.id = d.property_id and d.starts_at < $1::timestamptz - make_interval(day
 export interface EventRecord {
   /** id */
   readonly i: string;
-  /** organization_id */
-  readonly o: string;
-  /** property_id */
+  /** property_id (the organization is the property's, taken from its row) */
   readonly p: string;
-  /** occurred_at */
-  readonly t: string;
-  /** received_at */
-  readonly r: string;
+  /** occurred_at, milliseconds since the epoch; absent when it is `r` */
+  readonly t?: number;
+  /** received_at, milliseconds since the epoch */
+  readonly r: number;
   /** name */
   readonly n: string;
   /** category */
@@ -124,8 +122,8 @@ export interface EventRecord {
   readonly f: string | undefined;
   /** visitor_id */
   readonly v: string | undefined;
-  /** properties */
-  readonly x: Record<string, unknown>;
+  /** properties; absent when there are none */
+  readonly x?: Record<string, unknown>;
 }
 
 /** A day whose rollup a late event makes stale (see the rollups migration); `day` is YYYY-MM-DD. */
@@ -146,10 +144,15 @@ const EVENT_COLUMNS =
  * {@link StaleRecord}, $3 the events' property ids, each once. JSON rather than 14 parameters per row:
  * one JSON.stringify per batch instead of the driver converting every value, and a text that does not
  * depend on the batch size.
+ * A row carries only what differs between events: times as numbers (`to_timestamp` of a number is far
+ * cheaper than parsing a timestamp's text, twice per row), no organization (the property's row has
+ * it), no occurred time when it is the received one and no empty properties. On PGlite, where the
+ * insert is the gateway's own CPU, that took an event's insert from about 22 to 17 µs
+ * (docs/analytics.md, "Fourth round").
  * Only events of a property that still exists are written (the row count says how many): the
- * properties are locked once (the `array(…)` is evaluated once), as a foreign key's check would lock
- * one for every event, so a concurrent delete of a property waits for this commit and then deletes
- * these events with it (migration `eventsFollowPropertyByTrigger`).
+ * properties are locked once, as a foreign key's check would lock one for every event, so a concurrent
+ * delete of a property waits for this commit and then deletes these events with it (migration
+ * `eventsFollowPropertyByTrigger`).
  */
 export const insertEventBatch: SqlStatement = {
   name: 'analytics.events.insert_batch',
@@ -158,7 +161,10 @@ export const insertEventBatch: SqlStatement = {
   select id, organization_id, property_id, day from json_populate_recordset(null::analytics_rollup_stale, $2::json)
 )
 insert into analytics_events (${EVENT_COLUMNS})
-select i, o, p, t, r, n, c, s, u, h, a, f, v, x from json_to_recordset($1::json) as e(i uuid, o uuid, p uuid,
-  t timestamptz, r timestamptz, n text, c text, s text, u text, h text, a text, f text, v text, x jsonb)
-where p = any (array(select id from analytics_properties where id = any ($3::uuid[]) for key share))`,
+select e.i, property.organization_id, e.p, to_timestamp(coalesce(e.t, e.r) / 1000), to_timestamp(e.r / 1000),
+  e.n, e.c, e.s, e.u, e.h, e.a, e.f, e.v, coalesce(e.x, '{}')
+from json_to_recordset($1::json) as e(i uuid, p uuid, t float8, r float8, n text, c text, s text, u text,
+  h text, a text, f text, v text, x jsonb)
+join (select id, organization_id from analytics_properties where id = any ($3::uuid[]) for key share) as property
+  on property.id = e.p`,
 };
