@@ -1,6 +1,7 @@
-// PGlite answers in-process: without a yield, the requests queued for its single connection all ran
-// inside one event-loop turn, and a client connecting meanwhile waited for that turn to end before
-// its connection was even accepted (src/db/knex.ts). The hand-over of the connection takes a turn.
+// When PGlite answered in-process, the requests queued for its single connection all ran inside one
+// event-loop turn, and a client connecting meanwhile waited for that turn to end before its connection
+// was even accepted. On its thread (src/db/pglite-thread.ts) every answer arrives as a message: the
+// loop turns between the holders of the connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';

@@ -1,14 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import type { GatewayConfig } from '../config.js';
 import { usePrivateUmask } from '../data-dir.js';
 import type { Logger } from '../logger.js';
+import { PGliteThread } from './pglite-thread.js';
 
 /** Which database engine serves the gateway. */
 export type DatabaseDriver = 'pglite' | 'postgres';
@@ -70,37 +69,17 @@ export function openDatabase(
   usePrivateUmask();
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const knex = knexFactory({
-    client: ClientPGLiteYielding,
+    client: ClientPGLite,
     dialect: 'postgres',
-    // knex-pglite accepts a ready PGlite instance (so we can pass start parameters); knex's types do not know it.
+    // knex-pglite accepts a ready PGlite instance (so we can pass start parameters), here one on a worker
+    // thread (src/db/pglite-thread.ts); knex's types do not know it. The calendar's no-overlap exclusion
+    // constraint (calendar_id with =) needs btree_gist, which the thread loads.
     connection: {
-      pglite: new PGlite(pathToFileURL(directory).href, {
-        startParams: PGLITE_START_PARAMS,
-        // The calendar's no-overlap exclusion constraint (calendar_id with =) needs btree_gist.
-        extensions: { btree_gist },
-      }),
+      pglite: new PGliteThread(pathToFileURL(directory).href, PGLITE_START_PARAMS),
     } as unknown as Knex.StaticConnectionConfig,
     log,
   });
   return { knex, driver: 'pglite', location: directory };
-}
-
-/**
- * knex-pglite, handing the single connection over only after a turn of the event loop.
- *
- * Why: PGlite answers in-process, so a statement resolves as a microtask, and so does the pool's
- * hand-over to the next waiter: under load the whole queue of requests for the connection ran inside
- * one event-loop turn (150–600 ms at 32 connections). libuv accepts one new connection per turn, and
- * reads new requests only between turns, so a client connecting under load waited up to 5 s before its
- * request was even parsed (bench/invoke-cpu.mjs --slow: the answers over 1 s were exactly the
- * connections accepted late). A hand-over in the next turn's check phase keeps each turn to one hold.
- */
-class ClientPGLiteYielding extends (ClientPGLite as unknown as typeof Knex.Client) {
-  override async acquireConnection(): Promise<unknown> {
-    const connection = await super.acquireConnection();
-    await nextTurn();
-    return connection;
-  }
 }
 
 // knex writes its own warnings to the console; send them through the structured log instead (or

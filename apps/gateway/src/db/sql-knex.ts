@@ -1,7 +1,7 @@
 import type { Sql, SqlDatabase, SqlQueryOptions, SqlResult } from '@agw/capabilities';
-import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import type { PGliteThread } from './pglite-thread.js';
 import { pgSql } from './sql-pg.js';
 import { queryAfter } from './sql-pg-batch.js';
 import { pgliteSql } from './sql-pglite.js';
@@ -15,7 +15,7 @@ import { pgliteSql } from './sql-pglite.js';
  * Why the transaction's own connection: a knex transaction holds one connection for its whole life;
  * its client (`makeTxClient` in knex/lib/execution/transaction.js) overrides `acquireConnection()` to
  * resolve exactly that connection and `releaseConnection()` to do nothing. On PostgreSQL the connection
- * is a `pg` Client, on knex-pglite it is the PGlite instance itself (knex-pglite's pool of one lends it
+ * is a `pg` Client, on knex-pglite it is the PGlite thread itself (knex-pglite's pool of one lends it
  * to one knex user at a time, and its BEGIN is a plain query on it). Rewriting `$n` into knex `?`
  * bindings instead would have to parse SQL (`?` in strings and in jsonb operators such as `?|`).
  * Savepoints are transactions on the same connection, so the port works inside them too.
@@ -62,7 +62,7 @@ export interface TransactionSql extends Sql {
   /**
    * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant), then `text`, then
    * `trailing` (e.g. a COMMIT, skipped when `text` fails); answers `text`'s result. On `pg` in one round
-   * trip (src/db/sql-pg-batch.ts); on PGlite, an in-process call, as `exec`, `query` and `exec`.
+   * trip (src/db/sql-pg-batch.ts); on PGlite, as `exec`, `query` and `exec` sent to its thread.
    */
   queryAfter<Row = Record<string, unknown>>(
     leading: readonly string[],
@@ -73,7 +73,7 @@ export interface TransactionSql extends Sql {
   ): Promise<SqlResult<Row>>;
 }
 
-type KnexConnection = pg.ClientBase | PGlite;
+type KnexConnection = pg.ClientBase | PGliteThread;
 
 function portOf(connection: KnexConnection): TransactionSql {
   if ('waitReady' in connection) {

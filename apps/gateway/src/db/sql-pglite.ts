@@ -1,19 +1,20 @@
 import type { Sql, SqlDatabase } from '@agw/capabilities';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { PGliteThread } from './pglite-thread.js';
 
 // PGlite answers int8 as a JS bigint, `pg` as a string: the port promises a string on both.
 const INT8_OID = 20;
 const PARSERS = { [INT8_OID]: (value: string) => value };
 
 /**
- * The SQL port on PGlite (or one of its transactions): its own `query`, `$n` parameters, no knex in
+ * The SQL port on PGlite (on its thread, in process, or one of its transactions): its own `query`, `$n` parameters, no knex in
  * between. PGlite has no prepared-statement cache to name into, so `name` is ignored.
  *
  * PGlite is one session: statements from anywhere interleave on it. While knex (knex-pglite) may hold a
  * transaction on the same instance, run handler SQL through that transaction's connection
  * (`db/sql-knex.ts`), never on the instance directly.
  */
-export function pgliteSql(db: PGlite | Transaction): Sql {
+export function pgliteSql(db: PGlite | Transaction | PGliteThread): Sql {
   return {
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await db.query<Row>(text, params as unknown[], { parsers: PARSERS });

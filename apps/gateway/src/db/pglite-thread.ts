@@ -1,0 +1,162 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Results } from '@electric-sql/pglite';
+
+// int8 answered as its text, as `pg` does (src/db/sql-pglite.ts asks for it by this parser).
+const INT8_OID = 20;
+
+/**
+ * The worker: one PGlite instance, statements run in the order they arrive (PGlite queues them), each
+ * answered with its id. Kept as a CommonJS source evaluated by the worker, so one file serves the
+ * built gateway (ESM and CJS) and its TypeScript sources under the test runner alike; the modules it
+ * loads are resolved by the caller and passed as absolute paths.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.modules.pglite);
+const { btree_gist } = require(workerData.modules.btreeGist);
+const int8AsText = { parsers: { ${INT8_OID}: (value) => value } };
+const db = new PGlite(workerData.dataDir, { startParams: workerData.startParams, extensions: { btree_gist } });
+
+// Only primitive fields cross the thread boundary (an Error's own fields are lost in a structured clone).
+function failure(error) {
+  const fields = { name: error?.name ?? 'Error', message: String(error?.message ?? error) };
+  for (const key of Object.keys(error ?? {})) {
+    const value = error[key];
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  }
+  return fields;
+}
+function answer(id, run) {
+  run.then(
+    (result) => {
+      try {
+        parentPort.postMessage({ id, result });
+      } catch (error) {
+        parentPort.postMessage({ id, error: failure(error) });
+      }
+    },
+    (error) => parentPort.postMessage({ id, error: failure(error) }),
+  );
+}
+parentPort.on('message', ({ id, method, text, params, int8 }) => {
+  if (method === 'query') answer(id, db.query(text, params, int8 ? int8AsText : undefined));
+  else if (method === 'exec') answer(id, db.exec(text));
+  else if (method === 'close') answer(id, db.close());
+});
+answer(0, db.waitReady);
+`;
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** What {@link PGliteThread.query} takes of PGlite's query options. */
+export interface PGliteThreadQueryOptions {
+  /** Only `{ 20: (value) => value }` (int8 as text): a function cannot cross to the worker. */
+  readonly parsers?: Readonly<Record<number, unknown>>;
+}
+
+/**
+ * PGlite on a worker thread, with the part of PGlite's interface the gateway uses (`waitReady`, `query`,
+ * `exec`, `close`; knex-pglite takes it as its connection).
+ *
+ * Why a thread: PGlite executes in WebAssembly on the thread that calls it, so in process every
+ * statement's work ran on the gateway's event loop, between the requests. Page views are the busiest
+ * route: their batch inserts were about a third of the loop's time, and the loop was the bound of
+ * ingestion on two cores (docs/analytics.md, "Fifth round"). On the worker that work runs on the
+ * other core, and a statement's answer arrives as a message, so requests queued for the single
+ * connection never run in one turn of the loop. A statement costs a message each way (about 40 µs of
+ * wall time on these machines when nothing else waits).
+ *
+ * The worker is referenced only while statements are pending, as the in-process instance held no
+ * handle: a process whose work is done exits without closing the database.
+ */
+export class PGliteThread {
+  readonly waitReady: Promise<void>;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #stopped: Error | undefined;
+
+  constructor(dataDir: string, startParams: readonly string[]) {
+    const require = createRequire(import.meta.url);
+    const modules = {
+      pglite: require.resolve('@electric-sql/pglite'),
+      btreeGist: require.resolve('@electric-sql/pglite/contrib/btree_gist'),
+    };
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { dataDir, startParams: [...startParams], modules },
+    });
+    this.#worker.on('message', (message: { id: number; result?: unknown; error?: Record<string, unknown> }) =>
+      this.#settle(message),
+    );
+    this.#worker.on('error', (error) => this.#stop(error));
+    this.#worker.on('exit', (code) =>
+      this.#stop(new Error(`The embedded database stopped (exit code ${code}).`)),
+    );
+    this.waitReady = new Promise<unknown>((resolve, reject) => this.#expect(0, { resolve, reject })).then(
+      () => undefined,
+    );
+  }
+
+  /** Whether the database was closed (or its thread ended). */
+  get closed(): boolean {
+    return this.#stopped !== undefined;
+  }
+
+  query<Row = Record<string, unknown>>(
+    text: string,
+    params: readonly unknown[] = [],
+    options?: PGliteThreadQueryOptions,
+  ): Promise<Results<Row>> {
+    const parsers = Object.keys(options?.parsers ?? {});
+    if (parsers.some((oid) => Number(oid) !== INT8_OID)) {
+      throw new Error('PGliteThread: only the int8-as-text parser is supported');
+    }
+    return this.#call({ method: 'query', text, params, int8: parsers.length > 0 }) as Promise<Results<Row>>;
+  }
+
+  exec(text: string): Promise<Results[]> {
+    return this.#call({ method: 'exec', text }) as Promise<Results[]>;
+  }
+
+  /** Closes the database (PGlite writes what it holds) and ends the thread. */
+  async close(): Promise<void> {
+    if (this.#stopped !== undefined) return;
+    await this.#call({ method: 'close' });
+    this.#stop(new Error('The embedded database is closed.'));
+    await this.#worker.terminate();
+  }
+
+  #call(message: { method: string; text?: string; params?: readonly unknown[]; int8?: boolean }) {
+    if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
+    const id = this.#nextId++;
+    const answered = new Promise((resolve, reject) => this.#expect(id, { resolve, reject }));
+    this.#worker.postMessage({ id, ...message });
+    return answered;
+  }
+
+  #expect(id: number, pending: Pending): void {
+    if (this.#pending.size === 0) this.#worker.ref();
+    this.#pending.set(id, pending);
+  }
+
+  #settle({ id, result, error }: { id: number; result?: unknown; error?: Record<string, unknown> }): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (error === undefined) pending.resolve(result);
+    else pending.reject(Object.assign(new Error(String(error.message)), error));
+  }
+
+  #stop(reason: Error): void {
+    this.#stopped ??= reason;
+    for (const pending of this.#pending.values()) pending.reject(reason);
+    this.#pending.clear();
+    this.#worker.unref();
+  }
+}

@@ -1,0 +1,94 @@
+// The embedded database on its worker thread (src/db/pglite-thread.ts): what the gateway and its callers
+// notice — the event loop keeps turning while a statement runs, values and errors arrive as PGlite gives
+// them, statements run in the order sent, and a closed database says so.
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGliteThread } from '../src/db/pglite-thread.js';
+import { pgliteSql } from '../src/db/sql-pglite.js';
+import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { copyPgliteTemplate } from './helpers/pglite-template.js';
+
+describe('PGlite on its worker thread', () => {
+  let environment: TestEnvironment;
+  let db: PGliteThread;
+
+  beforeAll(async () => {
+    environment = await createTestEnvironment();
+    const directory = join(environment.dataDir, 'thread-test');
+    await copyPgliteTemplate(directory);
+    db = new PGliteThread(directory, PGlite.defaultStartParams);
+    await db.waitReady;
+    await db.exec(`create table item (id int primary key, b bytea, j jsonb, n numeric(12, 2),
+      ts timestamptz, i8 bigint)`);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await environment?.cleanup();
+  });
+
+  it('keeps the event loop turning while a long statement runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 5);
+    const started = Date.now();
+    // A second or so of work in the database (in process it held the loop for all of it).
+    await db.query('select sum(i::bigint * i) from generate_series(1, 3000000) as i');
+    const elapsed = Date.now() - started;
+    clearInterval(timer);
+    expect(elapsed).toBeGreaterThan(100);
+    // Timers keep firing; in process the loop would not have ticked once during the statement.
+    expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+  });
+
+  it('answers values as PGlite does, and int8 as text through the SQL port', async () => {
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    const when = new Date('2026-11-26T12:00:00.123Z');
+    await db.query('insert into item values (1, $1, $2, $3, $4, $5)', [
+      bytes,
+      JSON.stringify({ a: [1, 'x'] }),
+      '12.34',
+      when,
+      '9007199254740993',
+    ]);
+    const { rows } = await db.query<Record<string, unknown>>('select b, j, n, ts, i8 from item where id = 1');
+    expect(rows[0]).toEqual({ b: bytes, j: { a: [1, 'x'] }, n: '12.34', ts: when, i8: 9007199254740993n });
+    const port = pgliteSql(db);
+    const { rows: viaPort } = await port.query<{ i8: unknown }>('select i8 from item where id = 1');
+    expect(viaPort[0]?.i8).toBe('9007199254740993');
+  });
+
+  it('rejects with the database error, its SQLSTATE and constraint kept', async () => {
+    const failure = await db.query('insert into item (id) values (1)').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure).toMatchObject({ code: '23505', constraint: 'item_pkey', severity: 'ERROR' });
+    expect((failure as Error).message).toContain('duplicate key');
+    // The session goes on after a failed statement.
+    expect((await db.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('runs statements in the order they were sent, also when sent at once', async () => {
+    await db.exec('create table seen (n int, at serial)');
+    await Promise.all(
+      Array.from({ length: 50 }, (_, n) => db.query('insert into seen (n) values ($1)', [n])),
+    );
+    const { rows } = await db.query<{ n: number }>('select n from seen order by at');
+    expect(rows.map((row) => row.n)).toEqual(Array.from({ length: 50 }, (_, n) => n));
+  });
+
+  it('refuses statements once closed, naming why', async () => {
+    const directory = join(environment.dataDir, 'thread-closed');
+    await copyPgliteTemplate(directory);
+    const closing = new PGliteThread(directory, PGlite.defaultStartParams);
+    await closing.query('create table kept (n int)');
+    await closing.close();
+    expect(closing.closed).toBe(true);
+    await expect(closing.query('select 1')).rejects.toThrow('The embedded database is closed.');
+    // What it wrote is on disk: another instance reads it.
+    const reopened = new PGliteThread(directory, PGlite.defaultStartParams);
+    expect((await reopened.query('select count(*)::int as n from kept')).rows).toEqual([{ n: 0 }]);
+    await reopened.close();
+  });
+});
