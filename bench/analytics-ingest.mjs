@@ -1,9 +1,9 @@
 // `node bench/analytics-ingest.mjs`: only the ingestion scenario of `npm run bench` (POST /a/events, one
 // page view as the tracker sends it), with the bare Koa echo measured in the same run, on the embedded
 // default and/or PostgreSQL + Redis (DATABASE_URL and REDIS_URL of the environment; a fresh database is
-// created and dropped). Prints req/s and CPU µs per request of the gateway process, and of that PostgreSQL
-// server and that Redis (not of other servers on a shared machine), which is steadier than req/s on a
-// shared machine. --cpu-prof writes a V8 CPU profile of the gateway to bench/results/profiles/.
+// created and dropped). Prints req/s, its share of the echo measured right before and after it, and
+// CPU µs per request of the gateway process, and of that PostgreSQL server and that Redis (not of other
+// servers on a shared machine), which is steadier than req/s on a shared machine. --cpu-prof writes a V8 CPU profile of the gateway to bench/results/profiles/.
 //   node bench/analytics-ingest.mjs [--modes embedded,postgres] [--duration 10] [--connections 32] [--cpu-prof]
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,21 +107,24 @@ async function admin(url, sql) {
   }
 }
 
+const echoRequest = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
+};
+// The echo keeps running: each mode's share is taken against the echo measured right before and after
+// it (half the duration each), as in `npm run bench`.
 const echo = fork(join(root, 'bench/echo-server.mjs'), { stdio: 'ignore' });
 const echoPort = await new Promise((resolve) => echo.once('message', ({ port }) => resolve(port)));
-const echoResult = await load(
-  `http://127.0.0.1:${echoPort}`,
-  {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ id: 'core.org.current.get', params: {} }),
-  },
-  echo.pid,
-);
-await stop(echo);
+const echoUrl = `http://127.0.0.1:${echoPort}`;
+const echoResult = await load(echoUrl, echoRequest, echo.pid);
 console.info(
   `echo POST: ${echoResult.rps} req/s, p99 ${echoResult.p99} ms, CPU µs/request: ${echoResult.cpu}`,
 );
+async function echoNow() {
+  const result = await autocannon({ url: echoUrl, connections, ...echoRequest, duration: duration / 2 });
+  return Math.round(result.requests.average);
+}
 
 for (const mode of args.modes.split(',')) {
   const { DATABASE_URL, REDIS_URL, ...rest } = process.env;
@@ -170,9 +173,12 @@ for (const mode of args.modes.split(',')) {
     }
     const request = await scenario.prepare(baseUrl, { url: baseUrl, dataDir, child });
     if (request.skip) throw new Error(request.skip);
+    const before = await echoNow();
     const result = await load(`${baseUrl}${request.path}`, request, child.pid, services);
+    const after = await echoNow();
+    const share = result.rps / ((before + after) / 2);
     console.info(
-      `${mode} ${scenario.name}: ${result.rps} req/s (${(result.rps / echoResult.rps).toFixed(2)} of the echo), ` +
+      `${mode} ${scenario.name}: ${result.rps} req/s (${share.toFixed(2)} of the echo around it: ${before} / ${after}), ` +
         `p99 ${result.p99} ms, non-2xx ${result.non2xx}, CPU µs/request: ${result.cpu}`,
     );
   } finally {
@@ -181,3 +187,4 @@ for (const mode of args.modes.split(',')) {
     if (database) await admin(DATABASE_URL, `drop database if exists ${database} with (force)`);
   }
 }
+await stop(echo);

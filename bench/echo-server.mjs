@@ -20,3 +20,5 @@ const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ port: server.address().port });
 });
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
+// The bench keeps the echo running between its scenarios: it must not outlive a bench that failed.
+process.on('disconnect', () => process.exit(0));

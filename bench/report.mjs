@@ -8,21 +8,22 @@ export function renderMarkdown(report) {
       `${report.baseline.post.cpu_us_per_request.server} µs CPU per request).`,
     '',
     'CPU µs/req: CPU time per request of the gateway process / of all PostgreSQL processes / of Redis.',
+    'Ratio to echo: against the echo measured right before and right after the scenario (the "echo around" column).',
   ];
   for (const [mode, result] of Object.entries(report.modes)) {
     const rss = Object.entries(result.peak_rss_mib).map(([kind, mib]) => `${kind} ${mib} MiB`);
     lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
     lines.push(prototypeLine(result.prototype), '');
     lines.push(
-      '| scenario | req/s | p50 ms | p99 ms | max ms | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
+      '| scenario | req/s | p50 ms | p99 ms | max ms | echo around | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {
       if (row.skipped) {
-        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
+        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.max_ms ?? '—'} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.max_ms ?? '—'} | ${around(row.echo_around)} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
         );
       }
     }
@@ -39,6 +40,10 @@ function prototypeLine(prototype) {
     `(${read.cpu_us_per_request.server} µs CPU/req), mutating ${mutating.requests_per_second} req/s ` +
     `(${mutating.cpu_us_per_request.server} µs CPU/req).`
   );
+}
+
+function around(echo) {
+  return echo === undefined ? '—' : `${echo.before} / ${echo.after}`;
 }
 
 function cpu({ server, postgres, redis }) {
