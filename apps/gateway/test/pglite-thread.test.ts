@@ -60,11 +60,13 @@ describe('PGlite on its worker thread', () => {
     expect(viaPort[0]?.i8).toBe('9007199254740993');
   });
 
-  it('rejects with the database error, its SQLSTATE and constraint kept', async () => {
+  it('rejects with the database error, its SQLSTATE and constraint kept, and a value it cannot send', async () => {
     const failure = await db.query('insert into item (id) values (1)').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect(failure).toMatchObject({ code: '23505', constraint: 'item_pkey', severity: 'ERROR' });
     expect((failure as Error).message).toContain('duplicate key');
+    // A value that cannot cross to the thread is refused at once, not left waiting.
+    await expect(db.query('select $1::text', [() => 1])).rejects.toThrow(/could not be cloned/);
     // The session goes on after a failed statement.
     expect((await db.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });

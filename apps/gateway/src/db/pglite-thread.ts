@@ -135,7 +135,12 @@ export class PGliteThread {
     if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     const answered = new Promise((resolve, reject) => this.#expect(id, { resolve, reject }));
-    this.#worker.postMessage({ id, ...message });
+    try {
+      this.#worker.postMessage({ id, ...message });
+    } catch (error) {
+      // A parameter that cannot be cloned (a function, a class with private state): refused like a bad value.
+      this.#settle({ id, error: { name: 'TypeError', message: (error as Error).message } });
+    }
     return answered;
   }
 

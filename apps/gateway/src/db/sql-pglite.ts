@@ -7,8 +7,9 @@ const INT8_OID = 20;
 const PARSERS = { [INT8_OID]: (value: string) => value };
 
 /**
- * The SQL port on PGlite (on its thread, in process, or one of its transactions): its own `query`, `$n` parameters, no knex in
- * between. PGlite has no prepared-statement cache to name into, so `name` is ignored.
+ * The SQL port on PGlite (on its thread, in process, or one of its transactions): its own `query`, `$n`
+ * parameters, no knex in between. PGlite has no prepared-statement cache to name into, so `name` is
+ * ignored.
  *
  * PGlite is one session: statements from anywhere interleave on it. While knex (knex-pglite) may hold a
  * transaction on the same instance, run handler SQL through that transaction's connection
