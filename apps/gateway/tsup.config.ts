@@ -7,5 +7,7 @@ export default defineConfig({
   dts: process.env.AGW_SKIP_DTS !== '1',
   sourcemap: true,
   clean: true,
+  // `import.meta.url` in the CommonJS build too (src/db/pglite-thread.ts resolves PGlite's files from it).
+  shims: true,
   target: 'node20',
 });
