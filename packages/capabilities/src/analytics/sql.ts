@@ -146,9 +146,8 @@ const EVENT_COLUMNS =
  * depend on the batch size.
  * A row carries only what differs between events: times as numbers (`to_timestamp` of a number is far
  * cheaper than parsing a timestamp's text, twice per row), no organization (the property's row has
- * it), no occurred time when it is the received one and no empty properties. On PGlite, where the
- * insert is the gateway's own CPU, that took an event's insert from about 22 to 17 µs
- * (docs/analytics.md, "Fourth round").
+ * it), no occurred time when it is the received one and no empty properties. On PGlite that took an
+ * event's insert from about 22 to 17–19 µs (docs/analytics.md, "Fourth round").
  * Only events of a property that still exists are written (the row count says how many): the
  * properties are locked once, as a foreign key's check would lock one for every event, so a concurrent
  * delete of a property waits for this commit and then deletes these events with it (migration

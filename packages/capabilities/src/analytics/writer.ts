@@ -7,13 +7,13 @@ export type { EventRecord, StaleRecord };
 
 /**
  * Rows per statement, each statement its own commit: a big backlog is written in several, none of
- * them long (on PGlite a statement holds the event loop: 500 rows are about 15 ms).
+ * them long (on PGlite, one session, a statement holds the database: 500 rows are about 10 ms).
  */
 const ROWS_PER_STATEMENT = 500;
 /**
  * How long a batch gathers before it is written, unless it fills a statement first or the writer stops.
- * Each statement has a fixed cost (a round trip and a plan on PostgreSQL; about 0.4 ms of the gateway's
- * own CPU on PGlite, where 20 rows cost 43 µs each and 200 rows 26 µs each): without the wait a batch
+ * Each statement has a fixed cost (a round trip and a plan on PostgreSQL; about 0.4 ms of CPU on
+ * PGlite, where 20 rows cost 43 µs each and 200 rows 26 µs each): without the wait a batch
  * only holds what arrived during the previous write (under load, about one event per open connection).
  * Events become readable up to this much later; nobody waits for it (the 202 is already sent).
  */
