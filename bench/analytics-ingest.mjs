@@ -3,7 +3,8 @@
 // default and/or PostgreSQL + Redis (DATABASE_URL and REDIS_URL of the environment; a fresh database is
 // created and dropped). Prints req/s, its share of the echo measured right before and after it, and
 // CPU µs per request of the gateway process, and of that PostgreSQL server and that Redis (not of other
-// servers on a shared machine), which is steadier than req/s on a shared machine. --cpu-prof writes a V8 CPU profile of the gateway to bench/results/profiles/.
+// servers on a shared machine), which is steadier than req/s on a shared machine. --cpu-prof writes a
+// V8 CPU profile of the gateway to bench/results/profiles/.
 //   node bench/analytics-ingest.mjs [--modes embedded,postgres] [--duration 10] [--connections 32] [--cpu-prof]
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
