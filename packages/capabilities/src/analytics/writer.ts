@@ -56,18 +56,24 @@ export class EventWriter {
   /** When the last statement was sent (Date.now()). */
   #lastWrite = 0;
 
+  readonly #maxQueued: number;
+  readonly #gatherMs: number;
+
   constructor(
     private readonly sql: SqlDatabase,
     private readonly log: DomainLog,
-    private readonly maxQueued = MAX_QUEUED_ROWS,
-  ) {}
+    limits: { maxQueued?: number; gatherMs?: number } = {},
+  ) {
+    this.#maxQueued = limits.maxQueued ?? MAX_QUEUED_ROWS;
+    this.#gatherMs = limits.gatherMs ?? GATHER_MS;
+  }
 
   /**
    * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when
    * the queue is full.
    */
   accept(rows: readonly EventRecord[], marks: readonly StaleRecord[] = []): boolean {
-    if (this.#queue.length + rows.length > this.maxQueued) return false;
+    if (this.#queue.length + rows.length > this.#maxQueued) return false;
     for (const row of rows) this.#queue.push(row);
     for (const mark of marks) this.#marks.push(mark);
     this.#running ??= this.#run();
@@ -138,13 +144,13 @@ export class EventWriter {
   }
 
   /**
-   * Waits until GATHER_MS after the previous statement was sent, unless a statement is full already or
+   * Waits until the gathering time (GATHER_MS) after the previous statement was sent, unless a statement is full already or
    * the writer is stopping. Counted from the previous statement's start, not its end: a write that took
    * longer than GATHER_MS gathered its successor meanwhile, and the writer keeps up with any rate the
    * database can take (a full statement does not wait at all).
    */
   async #gather(): Promise<void> {
-    const wait = this.#lastWrite + GATHER_MS - Date.now();
+    const wait = this.#lastWrite + this.#gatherMs - Date.now();
     if (wait <= 0 || this.#stopping || this.#queue.length >= ROWS_PER_STATEMENT) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => this.#wake?.(), wait);
