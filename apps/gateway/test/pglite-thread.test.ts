@@ -80,6 +80,38 @@ describe('PGlite on its worker thread', () => {
     expect(rows.map((row) => row.n)).toEqual(Array.from({ length: 50 }, (_, n) => n));
   });
 
+  it('runs statements before and after a query as one transaction, the trailing ones only after success', async () => {
+    await db.exec('create table step (n int primary key)');
+    const inserted = await db.queryBetween(
+      'begin; insert into step values (1)',
+      'insert into step values ($1) returning n',
+      [2],
+      undefined,
+      'commit',
+    );
+    expect(inserted.rows).toEqual([{ n: 2 }]);
+    // The query fails (a duplicate): the COMMIT behind it is not run, the transaction stays open and
+    // aborted, and rolling it back leaves neither insert.
+    const failed = await db
+      .queryBetween(
+        'begin; insert into step values (3)',
+        'insert into step values (1)',
+        [],
+        undefined,
+        'commit',
+      )
+      .catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: '23505' });
+    await expect(db.query('select 1')).rejects.toMatchObject({ code: '25P02' });
+    await db.exec('rollback');
+    // A failing leading statement stops there: the query is not run.
+    await expect(db.queryBetween('select 1/0', 'insert into step values (4)')).rejects.toMatchObject({
+      code: '22012',
+    });
+    const { rows } = await db.query<{ n: number }>('select n from step order by n');
+    expect(rows.map((row) => row.n)).toEqual([1, 2]);
+  });
+
   it('refuses statements once closed, naming why', async () => {
     const directory = join(environment.dataDir, 'thread-closed');
     await copyPgliteTemplate(directory);

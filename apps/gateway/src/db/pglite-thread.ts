@@ -39,13 +39,32 @@ function answer(id, run) {
     (error) => parentPort.postMessage({ id, error: failure(error) }),
   );
 }
-parentPort.on('message', ({ id, method, text, params, int8 }) => {
-  if (method === 'query') answer(id, db.query(text, params, int8 ? int8AsText : undefined));
+// Statements without parameters before and after one query, back to back on this thread (one message
+// each way): the trailing ones only once the query succeeded.
+async function queryBetween(leading, text, params, options, trailing) {
+  if (leading) await db.exec(leading);
+  const result = await db.query(text, params, options);
+  if (trailing) await db.exec(trailing);
+  return result;
+}
+parentPort.on('message', ({ id, method, text, params, int8, leading, trailing }) => {
+  const options = int8 ? int8AsText : undefined;
+  if (method === 'query') answer(id, db.query(text, params, options));
+  else if (method === 'queryBetween') answer(id, queryBetween(leading, text, params, options, trailing));
   else if (method === 'exec') answer(id, db.exec(text));
   else if (method === 'close') answer(id, db.close());
 });
 answer(0, db.waitReady);
 `;
+
+/** Whether `options` ask for int8 as text, the only parser that can be honoured (a function cannot cross). */
+function int8Asked(options: PGliteThreadQueryOptions | undefined): boolean {
+  const parsers = Object.keys(options?.parsers ?? {});
+  if (parsers.some((oid) => Number(oid) !== INT8_OID)) {
+    throw new Error('PGliteThread: only the int8-as-text parser is supported');
+  }
+  return parsers.length > 0;
+}
 
 interface Pending {
   readonly resolve: (value: unknown) => void;
@@ -112,11 +131,30 @@ export class PGliteThread {
     params: readonly unknown[] = [],
     options?: PGliteThreadQueryOptions,
   ): Promise<Results<Row>> {
-    const parsers = Object.keys(options?.parsers ?? {});
-    if (parsers.some((oid) => Number(oid) !== INT8_OID)) {
-      throw new Error('PGliteThread: only the int8-as-text parser is supported');
-    }
-    return this.#call({ method: 'query', text, params, int8: parsers.length > 0 }) as Promise<Results<Row>>;
+    return this.#call({ method: 'query', text, params, int8: int8Asked(options) }) as Promise<Results<Row>>;
+  }
+
+  /**
+   * `leading` (statements without parameters, one simple query), then `text`, then `trailing` (skipped
+   * when `text` fails), run back to back on the thread: one message each way instead of three. Answers
+   * `text`'s result. A transaction's statements hold the single session; sent one by one, the database
+   * idles while each answer crosses to the gateway and the next statement crosses back.
+   */
+  queryBetween<Row = Record<string, unknown>>(
+    leading: string,
+    text: string,
+    params: readonly unknown[] = [],
+    options?: PGliteThreadQueryOptions,
+    trailing = '',
+  ): Promise<Results<Row>> {
+    return this.#call({
+      method: 'queryBetween',
+      leading,
+      text,
+      params,
+      int8: int8Asked(options),
+      trailing,
+    }) as Promise<Results<Row>>;
   }
 
   exec(text: string): Promise<Results[]> {
@@ -131,7 +169,14 @@ export class PGliteThread {
     await this.#worker.terminate();
   }
 
-  #call(message: { method: string; text?: string; params?: readonly unknown[]; int8?: boolean }) {
+  #call(message: {
+    method: string;
+    text?: string;
+    params?: readonly unknown[];
+    int8?: boolean;
+    leading?: string;
+    trailing?: string;
+  }) {
     if (this.#stopped !== undefined) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     const answered = new Promise((resolve, reject) => this.#expect(id, { resolve, reject }));

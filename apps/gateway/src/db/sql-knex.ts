@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { PGliteThread } from './pglite-thread.js';
 import { pgSql } from './sql-pg.js';
 import { queryAfter } from './sql-pg-batch.js';
-import { pgliteSql } from './sql-pglite.js';
+import { pgliteSql, queryBetweenOnThread } from './sql-pglite.js';
 
 /**
  * The SQL port on the connection of a knex transaction, so statements run in the very transaction knex
@@ -62,7 +62,7 @@ export interface TransactionSql extends Sql {
   /**
    * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant), then `text`, then
    * `trailing` (e.g. a COMMIT, skipped when `text` fails); answers `text`'s result. On `pg` in one round
-   * trip (src/db/sql-pg-batch.ts); on PGlite, as `exec`, `query` and `exec` sent to its thread.
+   * trip (src/db/sql-pg-batch.ts); on PGlite, in one message to its thread.
    */
   queryAfter<Row = Record<string, unknown>>(
     leading: readonly string[],
@@ -81,18 +81,13 @@ function portOf(connection: KnexConnection): TransactionSql {
     return {
       ...port,
       exec: async (text) => void (await connection.exec(text)),
-      async queryAfter<Row>(
+      queryAfter: <Row>(
         leading: readonly string[],
         text: string,
         params?: readonly unknown[],
-        options?: SqlQueryOptions,
-        trailing: readonly string[] = [],
-      ) {
-        if (leading.length > 0) await connection.exec(leading.join('; '));
-        const result = await port.query<Row>(text, params, options);
-        if (trailing.length > 0) await connection.exec(trailing.join('; '));
-        return result;
-      },
+        _options?: SqlQueryOptions,
+        trailing?: readonly string[],
+      ) => queryBetweenOnThread<Row>(connection, leading, text, params, trailing),
     };
   }
   return {

@@ -1,5 +1,5 @@
-import type { Sql, SqlDatabase } from '@agw/capabilities';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Sql, SqlDatabase, SqlResult } from '@agw/capabilities';
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
 import type { PGliteThread } from './pglite-thread.js';
 
 // PGlite answers int8 as a JS bigint, `pg` as a string: the port promises a string on both.
@@ -18,10 +18,30 @@ const PARSERS = { [INT8_OID]: (value: string) => value };
 export function pgliteSql(db: PGlite | Transaction | PGliteThread): Sql {
   return {
     async query<Row>(text: string, params: readonly unknown[] = []) {
-      const result = await db.query<Row>(text, params as unknown[], { parsers: PARSERS });
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      return answerOf(await db.query<Row>(text, params as unknown[], { parsers: PARSERS }));
     },
   };
+}
+
+/**
+ * `leading`, `text` and `trailing` (skipped when `text` fails) in one message to the database's thread
+ * ({@link PGliteThread.queryBetween}); answers `text`'s result as the port does.
+ */
+export async function queryBetweenOnThread<Row>(
+  thread: PGliteThread,
+  leading: readonly string[],
+  text: string,
+  params: readonly unknown[] = [],
+  trailing: readonly string[] = [],
+): Promise<SqlResult<Row>> {
+  const options = { parsers: PARSERS };
+  return answerOf(
+    await thread.queryBetween<Row>(leading.join('; '), text, params, options, trailing.join('; ')),
+  );
+}
+
+function answerOf<Row>(result: Results<Row>): SqlResult<Row> {
+  return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
 }
 
 /** A {@link SqlDatabase} over a PGlite instance of its own (PGlite's `transaction` serializes them). */
