@@ -144,10 +144,10 @@ export class EventWriter {
   }
 
   /**
-   * Waits until the gathering time (GATHER_MS) after the previous statement was sent, unless a statement is full already or
-   * the writer is stopping. Counted from the previous statement's start, not its end: a write that took
-   * longer than GATHER_MS gathered its successor meanwhile, and the writer keeps up with any rate the
-   * database can take (a full statement does not wait at all).
+   * Waits until the gathering time (GATHER_MS by default) after the previous statement was sent, unless
+   * a statement is full already or the writer is stopping. Counted from the previous statement's start,
+   * not its end: a write that took longer gathered its successor meanwhile, and the writer keeps up with
+   * any rate the database can take (a full statement does not wait at all).
    */
   async #gather(): Promise<void> {
     const wait = this.#lastWrite + this.#gatherMs - Date.now();
