@@ -23,15 +23,17 @@ describe.skipIf(onPostgres)('the embedded database and the event loop', () => {
     await environment?.cleanup();
   });
 
-  it('lets the event loop turn between the holders of its single connection', async () => {
+  it('lets the event loop turn while the holders of its single connection take turns', async () => {
     const finished: string[] = [];
-    const statements = Array.from({ length: 10 }, (_, index) =>
+    const statements = Array.from({ length: 50 }, (_, index) =>
       database.knex.raw('select 1').then(() => finished.push(`statement ${index}`)),
     );
     // Stands for what only a new turn does: accept a connection, read a request.
     setImmediate(() => finished.push('turn'));
     await Promise.all(statements);
-    // Without the yield all ten finished within the turn they were sent in, before the immediate ran.
-    expect(finished.slice(0, 2)).toContain('turn');
+    // In process all fifty finished within the turn they were sent in, before the immediate ran. On the
+    // thread the loop turns while they drain; not necessarily after the first answer, because Node
+    // handles the messages that have arrived together in one turn (a loaded machine gave two).
+    expect(finished.indexOf('turn')).toBeLessThan(50);
   });
 });
