@@ -8,7 +8,7 @@ import { AccessClient, onboard, registration } from './helpers/access-client.js'
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import { expectEnvelope, expectSchema } from './helpers/http.js';
 import { type CapturedLog, captureLog } from './helpers/log-capture.js';
-import { type SmtpSink, startSmtpSink } from './helpers/mail-sink.js';
+import { type SmtpSink, startSmtpSink, waitUntil } from './helpers/mail-sink.js';
 
 let environment: TestEnvironment;
 let gateway: GatewayHandle;
@@ -86,10 +86,12 @@ describe('onboarding', () => {
     expect(claimed.json.installation.owner_verified_at).not.toBeNull();
     await expect412(flow.installationKey, ['agent_otp']);
 
-    // The extraction object finds exactly one received mail and exactly its code line.
-    const matching = sink.messages.filter((m) =>
-      m.subject.includes(delivery.extraction.imap_search.contains),
-    );
+    // The extraction object finds exactly one received mail and exactly its code line. The agent's
+    // mail may still be on its way when the owner's has arrived: wait for it before counting.
+    const byExtraction = (m: { subject: string }) =>
+      m.subject.includes(delivery.extraction.imap_search.contains);
+    await sink.waitFor(byExtraction);
+    const matching = sink.messages.filter(byExtraction);
     expect(matching).toHaveLength(1);
     const agentMail = matching[0]!;
     expect(agentMail.to).toContain(flow.body.agent_email);
@@ -117,10 +119,14 @@ describe('onboarding', () => {
     expect(current.json.organization.short_id).toMatch(/^[2-9A-HJKMNP-Z]{8}$/);
     expect(current.json.principal.installation_id).toBe(flow.installationId);
 
-    // The outbox erased the code-bearing ciphertext once the mails were sent.
-    const outbox = await gateway
-      .knex('mail_outbox')
-      .whereIn('to_address', [flow.body.owner_email, flow.body.agent_email!]);
+    // The outbox erased the code-bearing ciphertext once the mails were sent (recorded just after the
+    // SMTP server took each mail, so wait until neither row is still queued).
+    const outbox = await waitUntil(async () => {
+      const rows = await gateway
+        .knex('mail_outbox')
+        .whereIn('to_address', [flow.body.owner_email, flow.body.agent_email!]);
+      return rows.every((row) => row.status !== 'queued') ? rows : undefined;
+    });
     expect(outbox.map((row) => [row.status, row.body_ciphertext])).toEqual([
       ['sent', null],
       ['sent', null],
