@@ -27,6 +27,15 @@ for (const [name, expected] of Object.entries(entries)) {
   console.log(`${name}: import and require ok (${Object.keys(esm).length} exports)`);
 }
 
+// Loading every library, the gateway included, loads neither SaxonJS nor pdfkit (≈0.6 and 0.25 s of
+// every start, e.g. of each `agw` command): a process pays for them at its first e-invoice check or PDF.
+const loadedOnDemand = () =>
+  Object.keys(require.cache).filter((file) => /[\\/]node_modules[\\/](saxon-js|pdfkit)[\\/]/.test(file));
+if (loadedOnDemand().length > 0) {
+  throw new Error(`loading the libraries loaded ${loadedOnDemand().join(', ')} before any check or PDF`);
+}
+console.log('loading the libraries loads neither SaxonJS nor pdfkit');
+
 // The e-invoice validator reads its compiled rules and schemas relative to the installed package:
 // both builds must find them (CommonJS has no import.meta.url of its own; tsup shims it).
 const emptyInvoice = '<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>';
@@ -41,4 +50,9 @@ for (const [kind, module] of [
     );
   }
   console.log(`@agw/capabilities: ${kind} validates an e-invoice (${report.rule_sets.length} rule sets ran)`);
+}
+if (!loadedOnDemand().some((file) => file.includes('saxon-js'))) {
+  throw new Error(
+    'the e-invoice checks ran but SaxonJS is not among the loaded modules: the probe above is blind',
+  );
 }

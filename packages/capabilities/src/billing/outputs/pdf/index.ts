@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import PDFDocument from 'pdfkit';
 import type { StoredBillingDocument } from '../../records.js';
 import { packageAssetDir } from '../assets.js';
 import { drawHeader, drawLines, drawTitle } from './blocks.js';
@@ -78,10 +77,12 @@ export interface RenderPdfOptions {
  * DRAFT mark and no number. The same document renders the same bytes every time (dates and the file
  * ID come from the document, not the clock), which the archive relies on.
  */
-export function renderDocumentPdf(
+export async function renderDocumentPdf(
   stored: StoredBillingDocument,
   options: RenderPdfOptions = {},
 ): Promise<Buffer> {
+  // Loaded by the first PDF: a process that renders none does not pay its import at start.
+  const { default: PDFDocument } = await import('pdfkit');
   const { document } = stored;
   const locale = localeOf(document.issuer.locale);
   const { regular, bold } = bundledFonts();

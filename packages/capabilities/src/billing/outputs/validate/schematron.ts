@@ -2,8 +2,19 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import SaxonJS from 'saxon-js';
+import type SaxonJSApi from 'saxon-js';
 import { packageAssetDir } from '../assets.js';
+
+let saxon: Promise<typeof SaxonJSApi> | undefined;
+
+/**
+ * SaxonJS, loaded by the first check: importing it takes ≈0.6 s, which a process that never checks an
+ * e-invoice (the CLI's other commands, a gateway whose agents make none) should not pay at start.
+ */
+function saxonJs(): Promise<typeof SaxonJSApi> {
+  saxon ??= import('saxon-js').then((module) => module.default);
+  return saxon;
+}
 
 /** One failed assert or successful report of a Schematron run (SVRL). */
 export interface SchematronFinding {
@@ -46,6 +57,7 @@ let codeLists: Promise<Record<string, unknown>> | undefined;
 function documentPool(): Promise<Record<string, unknown>> {
   codeLists ??= (async () => {
     const file = join(packageAssetDir('einvoice-rules'), 'sef', CODE_LISTS);
+    const SaxonJS = await saxonJs();
     const parsed = await SaxonJS.getResource({ file, type: 'xml' }).catch(() => {
       throw new Error(
         `The compiled e-invoice rules are missing (${file}): build @agw/capabilities (it runs scripts/compile-einvoice-rules.mjs).`,
@@ -69,11 +81,13 @@ export interface ParsedXml {
  * for a 60-line invoice). The rules only read it. Rejects what is not well-formed XML.
  */
 export async function parseForRules(xml: string): Promise<ParsedXml> {
+  const SaxonJS = await saxonJs();
   return { parsed: await SaxonJS.getResource({ text: xml, type: 'xml' }) };
 }
 
 /** Runs the compiled Schematron `name` on `xml`; answers its findings in document order. */
 export async function runSchematron(name: string, xml: string | ParsedXml): Promise<SchematronFinding[]> {
+  const SaxonJS = await saxonJs();
   const output = await SaxonJS.transform(
     {
       stylesheetInternal: await stylesheet(name),
