@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type PDFKitDocument from 'pdfkit';
 import type { StoredBillingDocument } from '../../records.js';
 import { packageAssetDir } from '../assets.js';
 import { drawHeader, drawLines, drawTitle } from './blocks.js';
@@ -9,6 +10,17 @@ import { COLOR, CONTENT_WIDTH, FONT, PAGE, type Pdf } from './page.js';
 import { drawPaymentAndNotes, drawTotals } from './summary.js';
 
 export { FACTURX_FILENAME } from './facturx.js';
+
+let pdfkit: Promise<typeof PDFKitDocument> | undefined;
+
+/**
+ * pdfkit, loaded once by the first PDF (as SaxonJS by the first e-invoice check): a process that
+ * renders none does not pay its import at start.
+ */
+function loadPdfKit(): Promise<typeof PDFKitDocument> {
+  pdfkit ??= import('pdfkit').then((module) => module.default);
+  return pdfkit;
+}
 
 let fonts: { regular: Buffer; bold: Buffer } | undefined;
 
@@ -81,8 +93,7 @@ export async function renderDocumentPdf(
   stored: StoredBillingDocument,
   options: RenderPdfOptions = {},
 ): Promise<Buffer> {
-  // Loaded by the first PDF: a process that renders none does not pay its import at start.
-  const { default: PDFDocument } = await import('pdfkit');
+  const PDFDocument = await loadPdfKit();
   const { document } = stored;
   const locale = localeOf(document.issuer.locale);
   const { regular, bold } = bundledFonts();
