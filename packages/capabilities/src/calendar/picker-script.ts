@@ -7,8 +7,8 @@
  * browser's), changeable in the zone select without a reload. Days with free times are marked; the
  * grid has one tab stop (roving tabindex): arrow keys move a day or a week, Home/End to the week's
  * ends, PageUp/PageDown a month; Enter, Space or a click picks a day, whose times become the form's
- * `start` radio buttons. A failed first load leaves the server-rendered list in place. Also stops a
- * form from being sent twice.
+ * `start` radio buttons, and a picked time stays picked when they are drawn again. A failed first
+ * load leaves the server-rendered list in place. Also stops a form from being sent twice.
  *
  * Plain browser JavaScript, no interpolation: everything it needs comes from `data-*` attributes the
  * server escaped, so it runs under the page's nonce-only CSP (with `connect-src 'self'` for fetch).
@@ -38,7 +38,7 @@ export const PICKER_SCRIPT = `(function () {
   var dayLabel = document.getElementById('day-label');
   var times = document.getElementById('day-times');
   var chosen = fallback && fallback.querySelector('input[name=start]:checked');
-  var wanted = chosen ? chosen.value : null; // a time picked before a refused post
+  var wanted = chosen ? chosen.value : null; // the picked time: before a refused post, or since
 
   var zone = new URL(location.href).searchParams.get('tz');
   if (!zone) {
@@ -233,6 +233,11 @@ export const PICKER_SCRIPT = `(function () {
       moveTo(m + '-' + String(Math.min(+date.slice(8), length)).padStart(2, '0'));
     } else return;
     event.preventDefault();
+  });
+  // Times are drawn again when a month or zone finishes loading, also after the visitor picked one
+  // (in the server's list or the grid) while it loaded: the pick stays checked if it is still shown.
+  form.addEventListener('change', function (event) {
+    if (event.target.name === 'start') wanted = event.target.value;
   });
   prev.addEventListener('click', function () { focusDate = null; show(addMonths(month, -1)); });
   next.addEventListener('click', function () { focusDate = null; show(addMonths(month, 1)); });
