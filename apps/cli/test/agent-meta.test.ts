@@ -2,16 +2,14 @@
 // HTTP server that records exactly what the CLI sends (the same commands against the real gateway:
 // agent-invoke-e2e.test.ts). Params parsing: inline JSON,
 // @file, `-` from a real piped stdin (spawned), and bad JSON / non-objects → exit 2 before any request.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoke } from '../src/commands/invoke.js';
-import { runCli } from './helpers/run-cli.js';
+import { runCli, spawnCli } from './helpers/run-cli.js';
 import { captureContext, startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 const FAKE_KEY = 'agw_ik_fakefakefakefakefakefake.secretsecretsecretsecret';
@@ -156,21 +154,12 @@ describe('agw dry-run / invoke (fake server) and params', () => {
 
   it('invoke reads params from a piped stdin with -', async () => {
     recorded.length = 0;
-    const binSource = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@agw/source', '--import', 'tsx', binSource, 'invoke', 'mail.send', '-'],
-      {
-        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...fakeEnv() },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawnCli(['invoke', 'mail.send', '-'], fakeEnv(), { stdin: 'pipe' });
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    child.stdin.end('{"from_stdin": true}\n');
+    child.stdin?.end('{"from_stdin": true}\n');
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toMatch(/status\s+succeeded/);

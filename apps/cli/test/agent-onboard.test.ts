@@ -4,11 +4,9 @@
 // (old key refused); the profile file's modes; no key in any output; the hand-over exit code.
 // The approval wait runs with a fake clock (injected through AgentContext.clientOptions), never 30 s.
 // Not covered here: search/describe/dry-run/invoke and params parsing (agent-meta.test.ts).
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { extractOtpFromBody } from '@agw/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentContext } from '../src/agent-context.js';
@@ -18,7 +16,7 @@ import { register } from '../src/commands/register.js';
 import { ExitError } from '../src/io.js';
 import { findMailboxMessage, listMailbox } from '../src/mailbox.js';
 import { configPath, readProfile } from '../src/profiles.js';
-import { runCli } from './helpers/run-cli.js';
+import { runCli, spawnCli } from './helpers/run-cli.js';
 import { captureContext, startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 let test: TestGateway;
@@ -234,23 +232,13 @@ describe('agw onboard spawned, codes piped on stdin', () => {
     const who = identity();
     const env = { ...test.env, XDG_CONFIG_HOME: configHome };
     const args = ['onboard', '--profile', who.profile, '--owner-email', who.ownerEmail, '--agent-email'];
-    const child = spawn(
-      process.execPath,
+    const child = spawnCli(
       [
-        ...[
-          '--conditions=@agw/source',
-          '--import',
-          'tsx',
-          fileURLToPath(new URL('../src/bin.ts', import.meta.url)),
-        ],
         ...[...args, who.agentEmail, '--app-slug', who.appSlug, '--app-name', who.appName],
         ...['--org-name', 'Piped Org', '--no-wait'],
       ],
-      {
-        cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
+      env,
+      { stdin: 'pipe' },
     );
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {

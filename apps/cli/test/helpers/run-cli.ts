@@ -10,6 +10,7 @@ import { copyPgliteTemplate } from '../../../gateway/test/helpers/pglite-templat
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const binSource = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+const binBuilt = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 /** The result of a finished CLI run. */
 export interface CliResult {
@@ -19,14 +20,29 @@ export interface CliResult {
 }
 
 /**
- * Spawns the CLI from source (tsx, workspace packages resolved to their src through the `@agw/source`
- * condition), so the test never runs a stale build. Only PATH and HOME are inherited from this process.
+ * Node's arguments before the CLI's own. From source by default (tsx, workspace packages resolved to
+ * their src through the `@agw/source` condition), so a test never runs a stale build. `npm test` builds
+ * first and sets AGW_TEST_CLI=dist: the fresh build starts in 0.4 s instead of 1.1 s, and the suite
+ * spawns the CLI a few hundred times, twice in CI.
  */
-export function spawnCli(args: readonly string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@agw/source', '--import', 'tsx', binSource, ...args], {
+const cliEntry: readonly string[] =
+  process.env.AGW_TEST_CLI === 'dist'
+    ? [binBuilt]
+    : ['--conditions=@agw/source', '--import', 'tsx', binSource];
+
+/**
+ * Spawns the CLI (see {@link cliEntry}) in the repository root. Only PATH and HOME are inherited from
+ * this process; `stdin: 'pipe'` for a test that writes to it.
+ */
+export function spawnCli(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { readonly stdin?: 'ignore' | 'pipe' } = {},
+): ChildProcess {
+  return spawn(process.execPath, [...cliEntry, ...args], {
     cwd: repositoryRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
 }
 
