@@ -4,9 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@agw/gateway';
-// Shared with the gateway's tests: a copy of an initialized, empty PGlite cluster saves an initdb.
+// Shared with the gateway's tests: a copy of an initialized PGlite cluster saves an initdb (and a
+// migrated one, the migrations), a PostgreSQL template database the migrations.
 import { copyPgliteTemplate } from '../../../gateway/test/helpers/pglite-template.js';
+import { admin, postgresTemplate } from '../../../gateway/test/helpers/postgres-template.js';
 
 const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const binSource = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
@@ -61,10 +62,11 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
 }
 
 /**
- * A temp DATA_DIR (its PGlite cluster initialized but without gateway tables) and, when DATABASE_URL
- * is set, a fresh PostgreSQL database for this test file; REDIS_URL passes through.
+ * A temp DATA_DIR (its PGlite cluster initialized) and, when DATABASE_URL is set, a fresh PostgreSQL
+ * database for this test file; REDIS_URL passes through. Without gateway tables, for `agw migrate` and
+ * `agw serve` to create them; `migrated` copies a template that has them (a gateway started in the test).
  */
-export async function createCliEnvironment(): Promise<{
+export async function createCliEnvironment(options: { readonly migrated?: boolean } = {}): Promise<{
   env: Record<string, string>;
   cleanup(): Promise<void>;
 }> {
@@ -72,26 +74,19 @@ export async function createCliEnvironment(): Promise<{
   const env: Record<string, string> = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   const adminUrl = process.env.DATABASE_URL;
   const name = `agw_test_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const database = openDatabase({ databaseUrl: adminUrl, dataDir });
-    try {
-      await database.knex.raw(sql);
-    } finally {
-      await database.knex.destroy();
-    }
-  };
   if (adminUrl) {
-    await admin(`create database ${name}`);
+    const template = options.migrated ? ` template ${await postgresTemplate(adminUrl)}` : '';
+    await admin(adminUrl, `create database ${name}${template}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.href;
   }
-  if (!adminUrl) await copyPgliteTemplate(join(dataDir, 'pglite'));
+  if (!adminUrl) await copyPgliteTemplate(join(dataDir, 'pglite'), { migrated: options.migrated });
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   return {
     env,
     async cleanup() {
-      if (adminUrl) await admin(`drop database if exists ${name} with (force)`);
+      if (adminUrl) await admin(adminUrl, `drop database if exists ${name} with (force)`);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

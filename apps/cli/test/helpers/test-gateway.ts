@@ -19,7 +19,7 @@ export interface TestGateway {
  * `options` passes e.g. `catalog` and `handlers` (a high-risk test capability) to startGateway.
  */
 export async function startTestGateway(options: StartOptions = {}): Promise<TestGateway> {
-  const environment = await createCliEnvironment();
+  const environment = await createCliEnvironment({ migrated: true });
   const dataDir = environment.env.DATA_DIR as string;
   const gateway = await startGateway(
     loadConfig({ ...environment.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' }),

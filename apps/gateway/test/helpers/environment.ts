@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { copyPgliteTemplate } from './pglite-template.js';
+import { admin, postgresTemplate } from './postgres-template.js';
 
 /**
  * The backing services a test run uses: always a fresh temp DATA_DIR; with DATABASE_URL in the
  * environment a fresh PostgreSQL database created for this file (so reruns never see old rows),
- * otherwise embedded PGlite under the temp DATA_DIR; REDIS_URL is passed through when set, with a
- * REDIS_KEY_PREFIX of this environment's own: the suite's gateways share one Redis, and without it one
+ * otherwise embedded PGlite under the temp DATA_DIR; either one a copy of an already migrated template.
+ * REDIS_URL is passed through when set, with a REDIS_KEY_PREFIX of this environment's own: the suite's gateways share one Redis, and without it one
  * file's public-route rate-limit buckets (keyed by client address, 127.0.0.1 for all) or kill-switch
  * invalidations would reach another file's gateway. Processes started from one environment share it.
  */
@@ -21,9 +21,10 @@ export interface TestEnvironment {
 }
 
 /**
- * Creates a {@link TestEnvironment}; call cleanup() in afterAll. With `emptyDataDir` the PGlite
- * cluster is created from nothing by the gateway (the first-start path); otherwise DATA_DIR/pglite
- * starts as a copy of an initialized empty cluster, which saves seconds per test file.
+ * Creates a {@link TestEnvironment}; call cleanup() in afterAll. With `emptyDataDir` the gateway
+ * starts from nothing, the first-start path: no PGlite cluster (or a PostgreSQL database without
+ * tables), so it runs every migration. Otherwise the database is a copy of a migrated template, which
+ * saves 1.3-1.6 s per gateway start here.
  */
 export async function createTestEnvironment(
   options: { emptyDataDir?: boolean } = {},
@@ -39,14 +40,18 @@ export async function createTestEnvironment(
   let dropDatabase: (() => Promise<void>) | undefined;
   if (adminUrl) {
     const name = `agw_test_${randomBytes(6).toString('hex')}`;
-    await withClient(adminUrl, (client) => client.query(`create database ${name}`));
+    const template = options.emptyDataDir ? '' : ` template ${await postgresTemplate(adminUrl)}`;
+    await admin(adminUrl, `create database ${name}${template}`);
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     env.DATABASE_URL = url.href;
-    dropDatabase = () =>
-      withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    dropDatabase = async () => {
+      await admin(adminUrl, `drop database if exists ${name} with (force)`);
+    };
   }
-  if (!adminUrl && !options.emptyDataDir) await copyPgliteTemplate(join(dataDir, 'pglite'));
+  if (!adminUrl && !options.emptyDataDir) {
+    await copyPgliteTemplate(join(dataDir, 'pglite'), { migrated: true });
+  }
   if (process.env.REDIS_URL) {
     env.REDIS_URL = process.env.REDIS_URL;
     env.REDIS_KEY_PREFIX = `agw_test_${randomBytes(6).toString('hex')}:`;
@@ -60,14 +65,4 @@ export async function createTestEnvironment(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function withClient(url: string, action: (client: pg.Client) => Promise<unknown>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await action(client);
-  } finally {
-    await client.end();
-  }
 }

@@ -15,7 +15,11 @@ export interface TestDatabase {
   seed(organizationId: string, installationId: string, name?: string): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+// The migrated database as PGlite dumps it, taken by a file's first createTestDatabase (0.5 s): a later
+// one restores it, skipping initdb and the migrations, about 1.7 s of the 3 s a fresh one takes.
+let migratedDump: Promise<Blob> | undefined;
+
+async function migratedDatabase(): Promise<PGlite> {
   const db = new PGlite({ extensions: { btree_gist } });
   await db.exec(`
 create role agw_runtime nologin;
@@ -27,6 +31,18 @@ create table organizations (
 create table installations (id uuid primary key, organization_id uuid not null references organizations(id));`);
   const ordered = [...capabilityMigrations].sort((a, b) => a.name.localeCompare(b.name));
   for (const migration of ordered) for (const statement of migration.up) await db.query(statement);
+  return db;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  let db: PGlite;
+  if (migratedDump) {
+    db = new PGlite({ loadDataDir: await migratedDump, extensions: { btree_gist } });
+  } else {
+    db = await migratedDatabase();
+    migratedDump = db.dumpDataDir('none');
+    await migratedDump;
+  }
   const sql: Sql = {
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const result = await db.query<Row>(text, params as unknown[]);
