@@ -43,7 +43,17 @@ export default defineConfig({
           typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },
-      { extends: true, test: { name: 'gateway', root: 'apps/gateway', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'gateway',
+          root: 'apps/gateway',
+          include: ['test/**/*.test.ts'],
+          // Its files share one module graph instead of importing the gateway afresh each (113 of 470 s
+          // here). Each starts and closes its own gateway and mocks no module, so nothing else is shared.
+          isolate: false,
+        },
+      },
       { extends: true, test: { name: 'cli', root: 'apps/cli', include: ['test/**/*.test.ts'] } },
       // Faults, races, fuzzing, tenancy and secrets in logs across the whole gateway (issue 6).
       {
