@@ -11,6 +11,13 @@ const gatewayMigrations = new URL('migrations/', gatewayDb);
  * same, and a new one is built as soon as a migration is added or an unpublished one edited.
  */
 export function migrationFingerprint(): string {
+  fingerprint ??= hashMigrations();
+  return fingerprint;
+}
+
+let fingerprint: string | undefined;
+
+function hashMigrations(): string {
   const hash = createHash('sha256');
   hash.update(readFileSync(new URL('migrate.ts', gatewayDb)));
   for (const file of readdirSync(gatewayMigrations).sort()) {

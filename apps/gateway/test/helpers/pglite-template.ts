@@ -16,33 +16,37 @@ const pgliteVersion = (
 ).version;
 const templateDir = join(tmpdir(), `agw-test-pglite-template-${pgliteVersion}`);
 
-async function ensureTemplate(): Promise<string> {
-  if (existsSync(join(templateDir, 'PG_VERSION'))) return templateDir;
-  const building = await mkdtemp(join(tmpdir(), 'agw-test-pglite-building-'));
-  const database = new PGlite(building);
-  await database.waitReady;
-  await database.close();
-  // Another test worker may have won the race; either way a complete template is in place.
-  await rename(building, templateDir).catch(() => rm(building, { recursive: true, force: true }));
-  return templateDir;
+/**
+ * `target` when a complete cluster is there; otherwise `build` makes one in a folder of its own, moved
+ * into place whole. Another test process may have won the race; either way a complete cluster is there.
+ */
+async function cluster(target: string, build: (dataDir: string) => Promise<void>): Promise<string> {
+  if (existsSync(join(target, 'PG_VERSION'))) return target;
+  const dataDir = await mkdtemp(join(tmpdir(), 'agw-test-pglite-building-'));
+  await build(dataDir);
+  await rename(join(dataDir, 'pglite'), target).catch(() => undefined);
+  await rm(dataDir, { recursive: true, force: true });
+  return target;
 }
 
+const ensureTemplate = () =>
+  cluster(templateDir, async (dataDir) => {
+    const database = new PGlite(join(dataDir, 'pglite'));
+    await database.waitReady;
+    await database.close();
+  });
+
 /** The empty cluster migrated by the gateway, as `agw migrate` would on a first start. */
-async function ensureMigratedTemplate(): Promise<string> {
-  const migratedDir = `${templateDir}-migrated-${migrationFingerprint()}`;
-  if (existsSync(join(migratedDir, 'PG_VERSION'))) return migratedDir;
-  const dataDir = await mkdtemp(join(tmpdir(), 'agw-test-pglite-migrating-'));
-  await cp(await ensureTemplate(), join(dataDir, 'pglite'), { recursive: true });
-  const database = openDatabase({ dataDir, databaseUrl: undefined });
-  try {
-    await runMigrations(database.knex);
-  } finally {
-    await database.knex.destroy();
-  }
-  await rename(join(dataDir, 'pglite'), migratedDir).catch(() => undefined);
-  await rm(dataDir, { recursive: true, force: true });
-  return migratedDir;
-}
+const ensureMigratedTemplate = () =>
+  cluster(`${templateDir}-migrated-${migrationFingerprint()}`, async (dataDir) => {
+    await cp(await ensureTemplate(), join(dataDir, 'pglite'), { recursive: true });
+    const database = openDatabase({ dataDir, databaseUrl: undefined });
+    try {
+      await runMigrations(database.knex);
+    } finally {
+      await database.knex.destroy();
+    }
+  });
 
 /**
  * Fills `directory` (DATA_DIR/pglite) with a copy of an initialized PGlite cluster: empty, or with

@@ -10,7 +10,15 @@ import { migrationFingerprint } from './migration-fingerprint.js';
  * of 27 migrations). Named by the migrations' fingerprint; built under a temporary name and renamed,
  * so a concurrent builder never sees half a schema.
  */
-export async function postgresTemplate(adminUrl: string): Promise<string> {
+export function postgresTemplate(adminUrl: string): Promise<string> {
+  template ??= ensureTemplate(adminUrl);
+  return template;
+}
+
+/** Looked up or built once per test process (its tests all use the one DATABASE_URL). */
+let template: Promise<string> | undefined;
+
+async function ensureTemplate(adminUrl: string): Promise<string> {
   const name = `agw_test_template_${migrationFingerprint()}`;
   const found = await admin(adminUrl, 'select 1 from pg_database where datname = $1', [name]);
   if (found.rowCount) return name;
