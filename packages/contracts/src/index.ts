@@ -48,7 +48,12 @@ export {
   DISPLAY_TEXT_MESSAGE,
   DisplayText,
   isDisplayText,
+  isMultilineText,
+  MULTILINE_TEXT_FORMAT,
+  MULTILINE_TEXT_MESSAGE,
+  MultilineText,
   NullableDisplayText,
+  NullableMultilineText,
 } from './schemas/display-text.js';
 export type { FormatRegistry } from './schemas/formats.js';
 export { addContractFormats, contractFormatMessage } from './schemas/formats.js';

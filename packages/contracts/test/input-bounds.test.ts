@@ -7,6 +7,7 @@ import {
   DISPLAY_TEXT_MESSAGE,
   findCapabilityContract,
   isDisplayText,
+  isMultilineText,
   MAX_CREDITS,
 } from '@agw/contracts';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +166,33 @@ describe('display text', () => {
     ]) {
       expect(isDisplayText(name), name).toBe(true);
       expect(validator.validate(upload.input_schema, uploadParams(name)), name).toEqual({ valid: true });
+    }
+  });
+
+  it.each([
+    ['CR/LF', 'Acme\r\nBcc: x@example.org'],
+    ['NUL', 'a\u0000b'],
+    ['escape', 'a\u001Bb'],
+    ['U+0001', 'a\u0001b'],
+    ['DEL', 'a\u007Fb'],
+    ['C1 NEL', 'a\u0085b'],
+    ['a tab', 'a\tb'],
+    ['a lone high surrogate', 'a\uD800b'],
+    ['a lone low surrogate', 'a\uDC00'],
+  ])('refuses a display text with %s', (_, name) => {
+    expect(isDisplayText(name)).toBe(false);
+    const register = { owner_email: 'owner@example.com', app: { slug: 'my-agent', name } };
+    expect(validator.validate('RegisterRequest', register)).toEqual({
+      valid: false,
+      violations: [{ schema_pointer: '/app/name', keyword: 'format', message: DISPLAY_TEXT_MESSAGE }],
+    });
+  });
+
+  it('keeps line breaks and tabs in multi-line text and refuses every other control character', () => {
+    expect(isMultilineText('Line one\r\nline two\tindented')).toBe(true);
+    expect(isMultilineText('שלום 😀 e\u0301')).toBe(true);
+    for (const text of ['a\u0000', 'a\u0001', 'a\u001B[31m', 'a\u007F', 'a\u009B', 'a\uD800', '\uDFFFa']) {
+      expect(isMultilineText(text), JSON.stringify(text)).toBe(false);
     }
   });
 
