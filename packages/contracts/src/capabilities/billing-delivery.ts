@@ -31,7 +31,8 @@ export const DeliveryRecord = () =>
     to: Type.String(),
     subject: Type.String(),
     e_invoice_format: OneOf(E_INVOICE_FORMATS),
-    attachments: Type.Array(SentAttachment()),
+    // The PDF (or the Factur-X PDF in its place), and the XRechnung XML when asked for.
+    attachments: Type.Array(SentAttachment(), { maxItems: 2 }),
     sent_at: Timestamp(),
   });
 

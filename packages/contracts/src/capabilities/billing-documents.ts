@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
+import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { DECIMAL_6_FORMAT, MoneyAmount, Percent, Quantity } from '../schemas/numbers.js';
 import { Closed, Currency, DateString, FreeObject, Nullable, Uuid } from '../schemas/primitives.js';
 import { DeliveryRecord } from './billing-delivery.js';
@@ -11,16 +11,7 @@ import {
   LineRecord,
   PaymentRecord,
 } from './billing-records.js';
-import {
-  Count,
-  Input,
-  NullableString,
-  NullableText1000,
-  OneOf,
-  Output,
-  Page,
-  PagingQuery,
-} from './common.js';
+import { Count, Input, NullableString, OneOf, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
 
 /** A document created by create_draft or a conversion: "status is always `draft`". */
@@ -102,16 +93,37 @@ export const TAX_TREATMENTS = [
   'not_subject_to_vat',
 ] as const;
 
+/**
+ * Most lines one document takes. Stripe allows 250 invoice items per invoice, PayPal and Paddle 100:
+ * businesses that bill more (a utility's usage records) attach a statement and invoice its sums. At 250
+ * lines every output renders in bounded time (docs/billing.md has the measurements).
+ */
+export const MAX_DOCUMENT_LINES = 250;
+
+/** Most payments one document records (a plan of monthly instalments over 80 years fits). */
+export const MAX_DOCUMENT_PAYMENTS = 1000;
+
+/** Most deliveries (sent mails) one document keeps. */
+export const MAX_DOCUMENT_DELIVERIES = 100;
+
+/** Most document-level discounts (EN 16931 BG-20) one document takes. */
+export const MAX_DOCUMENT_DISCOUNTS = 20;
+
+/** One line of text a document shows (a name, a code, a reference): no control characters. */
+const OneLine = () => Type.Optional(NullableDisplayText(1000));
+/** Text a document shows over several lines (a description, notes, terms). */
+const Lines = () => Type.Optional(NullableMultilineText(1000));
+
 const DraftLine = () =>
   Input({
     item_name: DisplayText(1, 500),
     quantity: Quantity(),
     unit_price: MoneyAmount(),
     item_id: Type.Optional(Nullable(Uuid())),
-    sku: Type.Optional(NullableText1000()),
-    description: Type.Optional(NullableText1000()),
-    unit: Type.Optional(NullableText1000()),
-    tax_name: Type.Optional(NullableText1000()),
+    sku: OneLine(),
+    description: Lines(),
+    unit: OneLine(),
+    tax_name: OneLine(),
     discount_amount: Type.Optional(MoneyAmount()),
     tax_percent: Type.Optional(Percent()),
   });
@@ -130,16 +142,20 @@ export const billingCreateDraft = defineCapability({
   input_schema: Input({
     document_type: DocumentType(),
     document_date: DateString(),
-    lines: Type.Array(DraftLine(), { minItems: 1 }),
+    lines: Type.Array(DraftLine(), {
+      minItems: 1,
+      maxItems: MAX_DOCUMENT_LINES,
+      description: `1 to ${MAX_DOCUMENT_LINES} lines; every line amount (quantity × unit_price) and the document's totals at most 10^12.`,
+    }),
     account_id: Type.Optional(Nullable(Uuid())),
     vendor_id: Type.Optional(Nullable(Uuid())),
     document_profile_id: Type.Optional(Nullable(Uuid())),
     title: Type.Optional(NullableDisplayText(1000)),
-    buyer_reference: Type.Optional(NullableText1000()),
-    order_reference: Type.Optional(NullableText1000()),
-    customer_e_invoice_endpoint_id: Type.Optional(NullableText1000()),
-    notes: Type.Optional(NullableText1000()),
-    terms: Type.Optional(NullableText1000()),
+    buyer_reference: OneLine(),
+    order_reference: OneLine(),
+    customer_e_invoice_endpoint_id: OneLine(),
+    notes: Lines(),
+    terms: Lines(),
     valid_until: Type.Optional(Nullable(DateString())),
     due_date: Type.Optional(Nullable(DateString())),
     service_date: Type.Optional(Nullable(DateString())),
@@ -167,9 +183,9 @@ export const billingCreateDraft = defineCapability({
         Input({
           amount: MoneyAmount({ positive: true }),
           tax_percent: Type.Optional(Percent()),
-          reason: Type.Optional(NullableText1000()),
+          reason: OneLine(),
         }),
-        { maxItems: 20 },
+        { maxItems: MAX_DOCUMENT_DISCOUNTS },
       ),
     ),
     corrects_document_id: Type.Optional(Nullable(Uuid())),
@@ -219,10 +235,10 @@ export const billingDocumentRead = defineCapability({
   input_schema: Input({ document_id: Uuid() }),
   output_schema: Output({
     document: DocumentRecord(),
-    lines: Type.Array(LineRecord()),
-    payments: Type.Array(PaymentRecord()),
+    lines: Type.Array(LineRecord(), { maxItems: MAX_DOCUMENT_LINES }),
+    payments: Type.Array(PaymentRecord(), { maxItems: MAX_DOCUMENT_PAYMENTS }),
     /** Every mail billing.document.send sent of it, oldest first. */
-    deliveries: Type.Optional(Type.Array(DeliveryRecord())),
+    deliveries: Type.Optional(Type.Array(DeliveryRecord(), { maxItems: MAX_DOCUMENT_DELIVERIES })),
   }),
 });
 

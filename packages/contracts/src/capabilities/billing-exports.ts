@@ -4,6 +4,9 @@ import { Base64, Input, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
 const DocumentInput = () => Input({ document_id: Uuid() });
+
+/** Most validation warnings an e-invoice answer lists; past it the last one says how many were left out. */
+export const MAX_EXPORT_WARNINGS = 200;
 const NullableObject = () => Type.Optional(Nullable(FreeObject()));
 
 /**
@@ -31,7 +34,7 @@ function EInvoiceExport<F extends TProperties, S extends TProperties>(file: F, f
     format: Type.Optional(Type.String()),
     version: Type.Optional(Type.String()),
     ...formatFields,
-    warnings: Type.Optional(Type.Array(Type.String())),
+    warnings: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_EXPORT_WARNINGS })),
     validation: NullableObject(),
   });
 }

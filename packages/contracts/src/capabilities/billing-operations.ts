@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { DisplayText } from '../schemas/display-text.js';
+import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent } from '../schemas/numbers.js';
 import { Currency, DateString, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import { E_INVOICE_FORMATS } from './billing-delivery.js';
 import { ExchangeRate } from './billing-documents.js';
 import { DocumentRecord, DocumentStatus, DocumentType, ItemType, ReminderRecord } from './billing-records.js';
-import { Input, NullableString, NullableText1000, OneOf, Output, Page, PagingQuery } from './common.js';
+import { Input, NullableString, OneOf, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
 
 /**
@@ -21,7 +21,10 @@ export const E_INVOICE_SCHEMES = ['EM', '0204', '0088', '9915'] as const;
 /** ISO 3166-1 alpha-2, upper case. */
 const CountryCode = () => Type.String({ pattern: '^[A-Z]{2}$' });
 
-const text = () => Type.Optional(NullableText1000());
+// Every text of an account, an item or a reminder reaches a document or a mail: one-line texts refuse
+// control characters (`display-text`), notes and bodies all but tab and line breaks (`multiline-text`).
+const text = () => Type.Optional(NullableDisplayText(1000));
+const lines = (maxLength = 1000) => Type.Optional(NullableMultilineText(maxLength));
 const ACCOUNT_TEXTS = {
   legal_name: text(),
   address_line1: text(),
@@ -32,7 +35,7 @@ const ACCOUNT_TEXTS = {
   vat_id: text(),
   buyer_reference: text(),
   e_invoice_endpoint_id: text(),
-  notes: text(),
+  notes: lines(),
 };
 
 /** A customer or vendor as saved and searched. */
@@ -127,11 +130,11 @@ export const billingItemSave = defineCapability({
     item_type: ItemType(),
     unit_price: MoneyAmount(),
     id: Type.Optional(Uuid()),
-    sku: Type.Optional(NullableText1000()),
-    description: Type.Optional(NullableText1000()),
-    unit: Type.Optional(NullableText1000()),
+    sku: text(),
+    description: lines(),
+    unit: text(),
     currency: Type.Optional(Currency()),
-    tax_name: Type.Optional(NullableText1000()),
+    tax_name: text(),
     tax_percent: Type.Optional(Nullable(Percent())),
     is_active: Type.Optional(Type.Boolean()),
   }),
@@ -193,7 +196,7 @@ export const billingDocumentVoid = defineCapability({
   dry_run: 'supported',
   input_schema: Input({
     document_id: Uuid(),
-    reason: Type.Optional(NullableText1000()),
+    reason: lines(),
   }),
   output_schema: Output({
     document_id: Uuid(),
@@ -221,8 +224,8 @@ export const billingReminderCreate = defineCapability({
     reminder_date: Type.Optional(DateString()),
     fee_amount: Type.Optional(MoneyAmount()),
     interest_amount: Type.Optional(MoneyAmount()),
-    subject: Type.Optional(NullableText1000()),
-    body: Type.Optional(Nullable(Type.String({ maxLength: 10000 }))),
+    subject: text(),
+    body: lines(10000),
   }),
   output_schema: Output({ reminder: ReminderRecord() }),
 });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { MoneyAmount } from '../schemas/numbers.js';
 import { Closed, Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import {
@@ -11,7 +12,7 @@ import {
   ReminderRecord,
   ReminderStatus,
 } from './billing-records.js';
-import { Input, NullableString, NullableText1000, Output, Page, PagingQuery } from './common.js';
+import { Input, NullableString, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
 
 /** billing.item.search. */
@@ -83,9 +84,9 @@ export const billingPaymentRecord = defineCapability({
     document_id: Uuid(),
     amount: MoneyAmount({ positive: true }),
     payment_date: Type.Optional(DateString()),
-    payment_method: Type.Optional(Type.String({ maxLength: 100 })),
-    reference: Type.Optional(NullableText1000()),
-    notes: Type.Optional(NullableText1000()),
+    payment_method: Type.Optional(DisplayText(0, 100)),
+    reference: Type.Optional(NullableDisplayText(1000)),
+    notes: Type.Optional(NullableMultilineText(1000)),
   }),
   output_schema: Output({
     payment: PaymentRecord(),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
+import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { Closed, Currency, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
-import { Input, NullableText1000, Output, Text } from './common.js';
+import { Input, NullableText1000, Output } from './common.js';
 import { defineCapability } from './types.js';
 
 const BANK_ACCOUNT_TEXTS = [
@@ -12,13 +12,30 @@ const BANK_ACCOUNT_TEXTS = [
   'notes',
 ] as const;
 
+/** The bank account texts that may span lines; the others are one line on a document. */
+const BANK_ACCOUNT_MULTILINE: readonly string[] = ['notes'];
+
 const optionalNullableText = () => Type.Optional(NullableText1000());
 
-/** `{ name: Optional(nullable, max 1000) }` for each name. */
+/** `{ name: Optional(nullable, max 1000) }` for each name (outputs: what was stored). */
 function optionalTexts<const K extends string>(names: readonly K[]) {
   return Object.fromEntries(names.map((name) => [name, optionalNullableText()])) as {
     [P in K]: ReturnType<typeof optionalNullableText>;
   };
+}
+
+/**
+ * The same fields as inputs: every text reaches a document (the PDF, an e-invoice, a mail), so a
+ * one-line text refuses control characters (`display-text`) and a `multiline` one all but tab and line
+ * breaks (`multiline-text`), before the e-invoice's XSD would refuse them at output time.
+ */
+function inputTexts<const K extends string>(names: readonly K[], multiline: readonly string[]) {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      Type.Optional(multiline.includes(name) ? NullableMultilineText(1000) : NullableDisplayText(1000)),
+    ]),
+  ) as { [P in K]: ReturnType<typeof optionalNullableText> };
 }
 
 /** billing.bank_account.save. */
@@ -35,10 +52,9 @@ export const billingBankAccountSave = defineCapability({
   input_schema: Input({
     display_name: DisplayText(1, 200),
     account_holder: DisplayText(1, 200),
-    iban: Text(6, 40),
+    iban: DisplayText(6, 40),
     id: Type.Optional(Uuid()),
-    ...optionalTexts(BANK_ACCOUNT_TEXTS),
-    bank_name: Type.Optional(NullableDisplayText(1000)),
+    ...inputTexts(BANK_ACCOUNT_TEXTS, BANK_ACCOUNT_MULTILINE),
     currency: Type.Optional(Currency()),
     is_default: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
@@ -85,6 +101,20 @@ const PROFILE_TEXTS = [
   'payment_terms',
 ] as const;
 
+/** The profile texts that may span lines (footer and terms); the others are one line. */
+const PROFILE_MULTILINE: readonly string[] = [
+  'footer_text',
+  'quote_terms',
+  'sales_order_terms',
+  'invoice_terms',
+  'credit_note_terms',
+  'self_billing_invoice_terms',
+  'payment_terms',
+];
+
+/** Most legal footer lines a profile prints under every page. */
+export const MAX_LEGAL_FOOTER_LINES = 10;
+
 /**
  * Number patterns per document type (beyond the spec): `{YYYY}`, `{YY}`, `{MM}` and one `{SEQ}` or
  * `{SEQ:n}` (zero-padded to n digits), e.g. `RE-{YYYY}-{SEQ:5}`. The sequence restarts every year.
@@ -123,10 +153,8 @@ export const billingProfileSave = defineCapability({
     is_default: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
     default_bank_account_id: Type.Optional(Nullable(Uuid())),
-    ...optionalTexts(PROFILE_TEXTS),
-    issuer_name: Type.Optional(NullableDisplayText(1000)),
-    issuer_legal_name: Type.Optional(NullableDisplayText(1000)),
-    legal_footer_lines: Type.Optional(Type.Array(Type.String())),
+    ...inputTexts(PROFILE_TEXTS, PROFILE_MULTILINE),
+    legal_footer_lines: Type.Optional(Type.Array(DisplayText(0, 500), { maxItems: MAX_LEGAL_FOOTER_LINES })),
     locale: Type.Optional(Type.String({ maxLength: 20 })),
     currency: Type.Optional(Currency()),
     layout_config: Type.Optional(FreeObject()),
@@ -144,7 +172,7 @@ export const billingProfileSave = defineCapability({
       default_bank_account_id: Nullable(Uuid()),
       locale: Type.String({ maxLength: 20 }),
       currency: Currency(),
-      legal_footer_lines: Type.Array(Type.String()),
+      legal_footer_lines: Type.Array(Type.String(), { maxItems: MAX_LEGAL_FOOTER_LINES }),
       layout_config: FreeObject(),
       data: FreeObject(),
       number_patterns: Type.Optional(NumberPatterns()),

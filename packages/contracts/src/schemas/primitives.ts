@@ -50,8 +50,8 @@ export const Email = () => Type.String({ format: 'email', maxLength: 320 });
 export const Decimal = () => Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
 /** A non-negative exact decimal amount of credits, e.g. `'0'` or `'0.50'`. */
 export const Credits = () => Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 64 });
-/** ISO 4217 style currency code: exactly 3 characters, as the spec says. */
-export const Currency = () => Type.String({ minLength: 3, maxLength: 3 });
+/** An ISO 4217 currency code (the list and its rule live in ./currency.ts). */
+export { Currency } from './currency.js';
 /** Scope name. */
 export const Scope = () => Type.String({ pattern: SCOPE_PATTERN, maxLength: 100 });
 /** Relative path such as `/mcp/invoke`. */
