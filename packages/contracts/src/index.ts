@@ -122,6 +122,12 @@ export {
   UUID_PATTERN,
 } from './schemas/index.js';
 export {
+  JSON_DEPTH_MESSAGE,
+  MAX_FREE_OBJECT_PROPERTIES,
+  MAX_JSON_DEPTH,
+  pointerBeyondDepth,
+} from './schemas/json-depth.js';
+export {
   CreditAmount,
   DECIMAL_6_FORMAT,
   DECIMAL_6_MESSAGE,

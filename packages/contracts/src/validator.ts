@@ -4,6 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 // declarations sees the CommonJS module (a namespace), not the class (TS2709).
 import Ajv2020, { type Ajv2020 as Ajv } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { MAX_VIOLATIONS } from './schemas/error-envelope.js';
 import { addContractFormats, contractFormatMessage } from './schemas/formats.js';
 import { type SchemaName, schemas } from './schemas/index.js';
 import { schemaId } from './version.js';
@@ -21,8 +22,8 @@ export type ValidationResult = { valid: true } | { valid: false; violations: Vio
 /** The static type of a named schema. */
 export type SchemaType<N extends SchemaName> = Static<(typeof schemas)[N]>;
 
-/** At most this many violations are reported (Ajv runs with allErrors). */
-export const MAX_VIOLATIONS = 20;
+// At most this many violations are reported (Ajv runs with allErrors); the envelope's bound.
+export { MAX_VIOLATIONS };
 
 /** Thrown by `Validator.check` when the value does not match. */
 export class ContractValidationError extends Error {

@@ -3,6 +3,7 @@ import contentType from 'content-type';
 import type { Context, Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { GatewayError } from './gateway-error.js';
+import { assertJsonDepth } from './json-depth.js';
 import { assertNoNulCharacter } from './nul-character.js';
 import type { GatewayState } from './state.js';
 import { decodeUtf8Strict } from './strict-utf8.js';
@@ -11,7 +12,8 @@ import { decodeUtf8Strict } from './strict-utf8.js';
  * Parses a JSON request body into `ctx.state.body` for routes that take one.
  * Missing or non-JSON Content-Type → 415 `unsupported_media_type`; a body (declared or streamed) over
  * `limitBytes` → 413 `payload_too_large`; an empty, malformed or not UTF-8 body → 400 `invalid_json`; a string
- * holding U+0000 (which PostgreSQL cannot store) → 400 `validation_failed`.
+ * holding U+0000 (which PostgreSQL cannot store) or nesting deeper than MAX_JSON_DEPTH → 400
+ * `validation_failed`.
  *
  * @example
  * router.post('/register', jsonBody(config.bodyLimitBytes), register);
@@ -31,6 +33,7 @@ export function jsonBody(limitBytes: number): Middleware<GatewayState> {
     } catch {
       throw new GatewayError('invalid_json', { message: 'The request body is not valid JSON.' });
     }
+    assertJsonDepth(ctx.state.body);
     assertNoNulCharacter(text, ctx.state.body);
     await next();
   };

@@ -1,4 +1,4 @@
-import { type ErrorEnvelope, errorCodes, errorEnvelope } from '@agw/contracts';
+import { type ErrorEnvelope, errorCodes, errorEnvelope, MAX_VIOLATIONS } from '@agw/contracts';
 import type { GatewayError } from './gateway-error.js';
 
 /** A GatewayError as it goes on the wire. */
@@ -22,7 +22,10 @@ export function renderError(error: GatewayError, auditId: string): RenderedError
     auditId,
     message: error.message,
     ...(options.hint === undefined ? {} : { hint: options.hint }),
-    ...(options.details === undefined ? {} : { details: options.details.map((detail) => ({ ...detail })) }),
+    // The envelope lists the first MAX_VIOLATIONS (its schema's maxItems); the first one is the pointer's.
+    ...(options.details === undefined
+      ? {}
+      : { details: options.details.slice(0, MAX_VIOLATIONS).map((detail) => ({ ...detail })) }),
     ...(options.schemaPointer === undefined ? {} : { schemaPointer: options.schemaPointer }),
     ...(options.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: options.retryAfterSeconds }),
   });

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { recordAuditEvent, withAuditTransport } from '../audit.js';
 import { publicErrorEnvelope, toGatewayError } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { assertJsonDepth } from '../http/json-depth.js';
 import { assertNoNulCharacter } from '../http/nul-character.js';
 import type { GatewayState } from '../http/state.js';
 import type { MetaTool, MetaToolAnswer } from '../meta-tools/answer.js';
@@ -50,7 +51,8 @@ export async function callMetaTool(
     let answer: MetaToolAnswer;
     try {
       // The arguments are what the HTTP routes get as their body (see raw-arguments.ts), and get the
-      // same checks: the body parser's (NUL characters), then the tool's own schema validation.
+      // same checks: the body parser's (nesting depth, NUL characters), then the tool's own schema validation.
+      assertJsonDepth(args);
       assertNoNulCharacter(http.body ?? JSON.stringify(args ?? null), args);
       answer = await tool({ body: args ?? {}, headers, ip, requestId: http.state.requestId, auditId, log });
     } catch (thrown) {

@@ -1,5 +1,5 @@
 import type { CapabilityHandler } from '@agw/capabilities';
-import { type DryRunResponse, INTERFACE_VERSION } from '@agw/contracts';
+import { type DryRunResponse, INTERFACE_VERSION, MAX_VIOLATIONS } from '@agw/contracts';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { validateBody } from '../onboarding/validate.js';
@@ -15,6 +15,7 @@ import { toGuardRequest } from './guard-request.js';
  * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope. Params that pass
  * the schema then go through the handler's own `check` (e.g. an upload's content against its declared
  * type), whose violations are answered the same way, so a dry run refuses what invoke would refuse.
+ * At most MAX_VIOLATIONS violations are listed, like an error envelope's `details`.
  */
 export async function dryRun(
   call: MetaToolRequest,
@@ -36,7 +37,7 @@ export async function dryRun(
     const body: DryRunResponse = {
       ...base,
       valid: false,
-      violations: (run.decision.details ?? []).map((detail) => ({ ...detail })),
+      violations: (run.decision.details ?? []).slice(0, MAX_VIOLATIONS).map((detail) => ({ ...detail })),
     };
     return { status: 200, body };
   }
@@ -49,7 +50,11 @@ export async function dryRun(
   const handler = handlers?.get(`${contract.id}@${contract.version}`);
   const violations = (await handler?.check?.(request.params as never)) ?? [];
   if (violations.length > 0) {
-    const body: DryRunResponse = { ...base, valid: false, violations: violations.map((v) => ({ ...v })) };
+    const body: DryRunResponse = {
+      ...base,
+      valid: false,
+      violations: violations.slice(0, MAX_VIOLATIONS).map((v) => ({ ...v })),
+    };
     return { status: 200, body };
   }
   const { facts } = run;

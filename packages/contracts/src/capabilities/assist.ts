@@ -1,7 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText } from '../schemas/display-text.js';
 import { FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
-import { Input, Limit, NullableString, OneOf, Output, PageInfo, PagingQuery, Text } from './common.js';
+import {
+  Input,
+  Limit,
+  NullableString,
+  OneOf,
+  Output,
+  PageInfo,
+  PageOf,
+  PagingQuery,
+  Text,
+} from './common.js';
 import { defineCapability } from './types.js';
 
 /** assist.artifact.list: assistant artifacts, searchable. */
@@ -23,8 +33,11 @@ export const assistArtifactList = defineCapability({
     include_content: Type.Optional(Type.Boolean()),
     ...PagingQuery(),
   }),
-  output_schema: Output({ items: Type.Array(FreeObject()), ...PageInfo() }),
+  output_schema: Output({ items: PageOf(FreeObject()), ...PageInfo() }),
 });
+
+/** Most versions one read lists. */
+const MAX_VERSIONS_READ = 50;
 
 /** assist.artifact.read: one artifact with its versions. */
 export const assistArtifactRead = defineCapability({
@@ -40,11 +53,17 @@ export const assistArtifactRead = defineCapability({
   input_schema: Input({
     artifact_id: Uuid(),
     include_versions: Type.Optional(Type.Boolean()),
-    version_limit: Type.Optional(Limit(50)),
+    version_limit: Type.Optional(Limit(MAX_VERSIONS_READ)),
     /** Read this earlier version's content instead of the current one (beyond the spec). */
     version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   }),
-  output_schema: Output({ artifact: FreeObject(), versions: Type.Array(FreeObject()) }),
+  output_schema: Output({
+    artifact: FreeObject(),
+    versions: Type.Array(FreeObject(), {
+      maxItems: MAX_VERSIONS_READ,
+      description: `The newest \`version_limit\` versions (at most ${MAX_VERSIONS_READ}).`,
+    }),
+  }),
 });
 
 /** How an artifact's content is to be read. */

@@ -57,7 +57,15 @@ export const PageInfo = () => ({
   offset: Offset(),
 });
 
+/** The records of one page of a list/search output: at most the largest `limit`. */
+export function PageOf<T extends Parameters<typeof Type.Array>[0]>(record: T) {
+  return Type.Array(record, {
+    maxItems: PAGE_SIZE_MAX,
+    description: `One page: at most the request's \`limit\` (${PAGE_SIZE_MAX} at most).`,
+  });
+}
+
 /** `{ records, count, limit, offset }` page of a list/search output. */
 export function Page<T extends Parameters<typeof Type.Array>[0]>(record: T) {
-  return Output({ records: Type.Array(record), ...PageInfo() });
+  return Output({ records: PageOf(record), ...PageInfo() });
 }

@@ -85,6 +85,13 @@ export type CatalogCapability = Static<typeof CatalogCapability>;
 
 const Count = () => Type.Integer({ minimum: 0 });
 
+/** Most capability versions one catalog lists (about 70 today): a bound clients can size buffers by. */
+const MAX_CATALOG_CAPABILITIES = 1000;
+/** Most domains, and most members of the catalog's open objects (the spec allows extra members). */
+const MAX_CATALOG_MEMBERS = 64;
+/** The four meta-tools, with room for a few more. */
+const MAX_META_TOOLS = 8;
+
 /** GET /capabilities body. Extra top-level members are allowed, as the spec says. */
 export const CapabilityCatalog = Type.Object(
   {
@@ -96,18 +103,20 @@ export const CapabilityCatalog = Type.Object(
         capability_count: Count(),
         digest: Type.String({ pattern: '^[0-9a-f]{8,}$' }),
       },
-      { additionalProperties: true },
+      { additionalProperties: true, maxProperties: MAX_CATALOG_MEMBERS },
     ),
     totals: Type.Object(
       {
         capabilities: Count(),
-        by_domain: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Count()),
+        by_domain: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), Count(), {
+          maxProperties: MAX_CATALOG_MEMBERS,
+        }),
         by_risk_level: Type.Object(
           { low: Count(), medium: Count(), high: Count(), critical: Count() },
           Closed,
         ),
       },
-      { additionalProperties: true },
+      { additionalProperties: true, maxProperties: MAX_CATALOG_MEMBERS },
     ),
     meta_tools: Type.Optional(
       Type.Object(
@@ -120,9 +129,14 @@ export const CapabilityCatalog = Type.Object(
         Closed,
       ),
     ),
-    capabilities: Type.Optional(Type.Array(Ref(CatalogCapability))),
+    capabilities: Type.Optional(
+      Type.Array(Ref(CatalogCapability), {
+        maxItems: MAX_CATALOG_CAPABILITIES,
+        description: `At most ${MAX_CATALOG_CAPABILITIES} capability versions.`,
+      }),
+    ),
   },
-  { ...idOf('CapabilityCatalog'), additionalProperties: true },
+  { ...idOf('CapabilityCatalog'), additionalProperties: true, maxProperties: MAX_CATALOG_MEMBERS },
 );
 export type CapabilityCatalog = Static<typeof CapabilityCatalog>;
 
@@ -134,7 +148,7 @@ export const McpManifest = Type.Object(
     interface_version: InterfaceVersion(),
     description: Type.String({ minLength: 1 }),
     base_url: Type.Optional(Type.String({ format: 'uri' })),
-    meta_tools: Type.Array(Ref(MetaToolSummary)),
+    meta_tools: Type.Array(Ref(MetaToolSummary), { maxItems: MAX_META_TOOLS }),
     resources: Type.Object(
       {
         catalog: RelativePath(),
@@ -182,6 +196,7 @@ export const McpTools = Type.Object(
         },
         Closed,
       ),
+      { maxItems: MAX_META_TOOLS },
     ),
   },
   { ...idOf('McpTools'), ...Closed },

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { INTERFACE_VERSION } from '../version.js';
+import { MAX_VIOLATIONS } from './error-envelope.js';
 import {
   CAPABILITY_ID_PATTERN,
   CAPABILITY_VERSION_PATTERN,
@@ -10,7 +11,7 @@ import {
   idOf,
   Nullable,
   Ref,
-  Scope,
+  Scopes,
   VISIBLE_ASCII_PATTERN,
 } from './primitives.js';
 
@@ -38,6 +39,17 @@ export const ResolvedVersion = () => Type.String({ pattern: CAPABILITY_VERSION_P
 export const Domain = () => Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 });
 const AuditId = () => Type.String({ minLength: 1, maxLength: 128 });
 
+/** Most tags a capability carries. */
+const MAX_TAGS = 16;
+/** Most versions of one capability the gateway serves side by side. */
+const MAX_VERSIONS = 64;
+/** Largest page of search_capabilities (its `limit`). */
+const MAX_SEARCH_RESULTS = 50;
+/** Most effects a dry run reports, and warnings an invoke carries. */
+const MAX_NOTES = 16;
+/** Most members of a cost object (amount, currency and a few more the spec allows). */
+const MAX_COST_MEMBERS = 16;
+
 /** Whether the calling key may use a capability (search hits, keyed describe answers). */
 const CapabilityAccess = () =>
   Type.Union([Type.Literal('allowed'), Type.Literal('scope_missing'), Type.Literal('approval_always')]);
@@ -51,9 +63,9 @@ export const CapabilityPublicFields = () => ({
   version: ResolvedVersion(),
   summary: Type.String(),
   domain: Domain(),
-  tags: Type.Array(Type.String()),
+  tags: Type.Array(Type.String(), { maxItems: MAX_TAGS, description: `At most ${MAX_TAGS} tags.` }),
   risk_level: Ref(RiskLevel),
-  scopes: Type.Array(Scope()),
+  scopes: Scopes(),
   cost_credits: Credits(),
   mutating: Type.Boolean(),
   dry_run: Ref(DryRunMode),
@@ -65,7 +77,7 @@ export const SearchCapabilitiesRequest = Type.Object(
     query: Type.Optional(Type.String({ maxLength: 200 })),
     domain: Type.Optional(Domain()),
     risk_level_max: Type.Optional(Ref(RiskLevel)),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_RESULTS, default: 10 })),
     cursor: Type.Optional(Type.String({ maxLength: 512 })),
   },
   { ...idOf('SearchCapabilitiesRequest'), ...Closed },
@@ -90,7 +102,10 @@ export type SearchResultItem = Static<typeof SearchResultItem>;
 export const SearchCapabilitiesResponse = Type.Object(
   {
     interface_version: InterfaceVersion(),
-    results: Type.Array(Ref(SearchResultItem)),
+    results: Type.Array(Ref(SearchResultItem), {
+      maxItems: MAX_SEARCH_RESULTS,
+      description: "One page: at most the request's `limit`.",
+    }),
     total: Type.Integer({ minimum: 0 }),
     next_cursor: Nullable(Type.String({ minLength: 1, maxLength: 512 })),
   },
@@ -111,7 +126,11 @@ export const CapabilityDescription = Type.Object(
     interface_version: InterfaceVersion(),
     ...CapabilityPublicFields(),
     status: Type.Union([Type.Literal('active'), Type.Literal('deprecated')]),
-    available_versions: Type.Array(ResolvedVersion(), { minItems: 1 }),
+    available_versions: Type.Array(ResolvedVersion(), {
+      minItems: 1,
+      maxItems: MAX_VERSIONS,
+      description: `At most ${MAX_VERSIONS} versions.`,
+    }),
     idempotency_key_required: Type.Boolean(),
     long_running: Type.Boolean(),
     access: Type.Optional(CapabilityAccess()),
@@ -137,16 +156,23 @@ export const DryRunResponse = Type.Object(
     capability_id: CapabilityId(),
     resolved_version: ResolvedVersion(),
     audit_id: AuditId(),
-    violations: Type.Optional(Type.Array(FreeObject())),
+    violations: Type.Optional(
+      Type.Array(FreeObject(), {
+        maxItems: MAX_VIOLATIONS,
+        description: `The first ${MAX_VIOLATIONS} violations at most.`,
+      }),
+    ),
     would_require_approval: Type.Optional(Type.Boolean()),
     approval_reason: Type.Optional(Type.String()),
     estimated_cost: Type.Optional(
       Type.Object(
         { amount_max: Type.Number({ minimum: 0 }), currency: Type.Optional(Type.Literal('credits')) },
-        { additionalProperties: true },
+        { additionalProperties: true, maxProperties: MAX_COST_MEMBERS },
       ),
     ),
-    effects: Type.Optional(Type.Array(FreeObject())),
+    effects: Type.Optional(
+      Type.Array(FreeObject(), { maxItems: MAX_NOTES, description: `At most ${MAX_NOTES} effects.` }),
+    ),
   },
   { ...idOf('DryRunResponse'), ...Closed },
 );
@@ -185,11 +211,13 @@ export const InvokeResponse = Type.Object(
     cost: Type.Optional(
       Type.Object(
         { credits: Decimal(), currency: Type.Optional(Type.Literal('credits')) },
-        { additionalProperties: true },
+        { additionalProperties: true, maxProperties: MAX_COST_MEMBERS },
       ),
     ),
     replayed: Type.Optional(Type.Boolean()),
-    warnings: Type.Optional(Type.Array(Type.String())),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), { maxItems: MAX_NOTES, description: `At most ${MAX_NOTES} warnings.` }),
+    ),
   },
   { ...idOf('InvokeResponse'), ...Closed },
 );

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { schemaId } from '../version.js';
+import { MAX_FREE_OBJECT_PROPERTIES, MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
  * The spec's `<uuid>`: 8-4-4-4-12 hex, version digit 1 to 5, variant 8, 9, a or b.
@@ -54,6 +55,11 @@ export const Credits = () => Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)
 export { Currency } from './currency.js';
 /** Scope name. */
 export const Scope = () => Type.String({ pattern: SCOPE_PATTERN, maxLength: 100 });
+/** Most scopes one key, installation or capability carries: every known scope fits, with room to grow. */
+export const MAX_SCOPES = 64;
+/** A list of scope names. */
+export const Scopes = () =>
+  Type.Array(Scope(), { maxItems: MAX_SCOPES, description: `At most ${MAX_SCOPES} scopes.` });
 /** Relative path such as `/mcp/invoke`. */
 export const RelativePath = () => Type.String({ pattern: RELATIVE_PATH_PATTERN, maxLength: 512 });
 
@@ -70,11 +76,19 @@ export function NullableText(max: number) {
 /** A closed object: no properties beyond the listed ones. */
 export const Closed = { additionalProperties: false } as const;
 
-/** A free-form JSON object (records whose fields the spec does not show). */
+/**
+ * A free-form JSON object (records whose fields the spec does not show): at most
+ * MAX_FREE_OBJECT_PROPERTIES members at its own level, and, like every request body, nested at most
+ * MAX_JSON_DEPTH levels deep (checked before anything walks the body). The description says so, so
+ * describe and the OpenAPI document show the bound.
+ */
 export function FreeObject(description?: string) {
-  return Type.Unsafe<Record<string, unknown>>(
-    description === undefined ? { type: 'object' } : { type: 'object', description },
-  );
+  const bound = `At most ${MAX_FREE_OBJECT_PROPERTIES} members; the request body around it nests at most ${MAX_JSON_DEPTH} levels deep.`;
+  return Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    maxProperties: MAX_FREE_OBJECT_PROPERTIES,
+    description: description === undefined ? bound : `${description}. ${bound}`,
+  });
 }
 
 /**

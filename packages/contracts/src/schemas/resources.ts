@@ -7,7 +7,7 @@ import {
   idOf,
   Nullable,
   Ref,
-  Scope,
+  Scopes,
   Timestamp,
   Uuid,
 } from './primitives.js';
@@ -72,7 +72,7 @@ export const Installation = Type.Object(
       Type.Literal('blocked'),
     ]),
     operator_approved_at: Type.Optional(Nullable(Timestamp())),
-    scopes: Type.Array(Scope()),
+    scopes: Scopes(),
   },
   { ...idOf('Installation'), ...Closed },
 );
@@ -82,14 +82,14 @@ const keyToken = () => Type.String({ pattern: API_KEY_PATTERN, maxLength: 256 })
 
 /** The short-lived bootstrap key returned by /register (valid only up to /organizations). */
 export const BootstrapKey = Type.Object(
-  { token: keyToken(), expires_at: Timestamp(), scopes: Type.Array(Scope()) },
+  { token: keyToken(), expires_at: Timestamp(), scopes: Scopes() },
   { ...idOf('BootstrapKey'), ...Closed },
 );
 export type BootstrapKey = Static<typeof BootstrapKey>;
 
 /** The installation key returned once by /organizations. */
 export const InstallationKey = Type.Object(
-  { token: keyToken(), expires_at: Timestamp(), scopes: Type.Array(Scope()) },
+  { token: keyToken(), expires_at: Timestamp(), scopes: Scopes() },
   { ...idOf('InstallationKey'), ...Closed },
 );
 export type InstallationKey = Static<typeof InstallationKey>;
@@ -99,7 +99,7 @@ export const RotatedKey = Type.Object(
   {
     token: keyToken(),
     expires_at: Timestamp(),
-    scopes: Type.Array(Scope()),
+    scopes: Scopes(),
     rotated_from_key_id: Type.String({ minLength: 1, maxLength: 128 }),
   },
   { ...idOf('RotatedKey'), ...Closed },
@@ -111,7 +111,7 @@ export const Principal = Type.Object(
   {
     sb_user_id: Type.String({ minLength: 1, maxLength: 128 }),
     installation_id: Uuid(),
-    scopes: Type.Array(Scope()),
+    scopes: Scopes(),
   },
   { ...idOf('Principal'), ...Closed },
 );
