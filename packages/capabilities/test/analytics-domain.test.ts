@@ -1,6 +1,6 @@
 // The analytics domain's own machinery on a real (PGlite) database: an accepted event is answered 202
-// at once and committed in the writer's next batch (or when the service stops), a full queue answers
-// 503, an outage delays the rows and a refused row is dropped alone, retention deletes what a property no longer keeps (and the salts that could
+// at once and committed in the writer's next batch (or when the service stops), a property past its
+// share of the queue answers 503, an outage delays the rows and a refused row is dropped alone, retention deletes what a property no longer keeps (and the salts that could
 // recompute visitor ids), and the domain check accepts a property's domains and their subdomains only.
 
 import { randomUUID } from 'node:crypto';
@@ -102,7 +102,7 @@ describe('ingestion', () => {
     });
     expect(await refused({ name: 'signup', properties: { plan: 'pro\u0000' } })).toMatchObject({
       status: 400,
-      body: { error: { details: [{ schema_pointer: '/events/1/properties', keyword: 'characters' }] } },
+      body: { error: { details: [{ schema_pointer: '/events/1/properties/plan', keyword: 'characters' }] } },
     });
     // A backslash before `u0000` is text, not the character.
     expect(await refused({ name: 'signup', properties: { path: 'C:\\u0000' } })).toMatchObject({
@@ -110,26 +110,46 @@ describe('ingestion', () => {
     });
   });
 
-  it('answers 429 past the per-address limit of a minute', async () => {
+  it('answers 429 past the per-address limit of a minute, counting events, not requests', async () => {
     const { ingestionId } = await property(30);
     const limited = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
     const post = limited.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
     const previous = process.env.ANALYTICS_EVENTS_PER_MINUTE;
-    process.env.ANALYTICS_EVENTS_PER_MINUTE = '2';
+    process.env.ANALYTICS_EVENTS_PER_MINUTE = '3';
     const strict = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
     if (previous === undefined) delete process.env.ANALYTICS_EVENTS_PER_MINUTE;
     else process.env.ANALYTICS_EVENTS_PER_MINUTE = previous;
     const strictPost = strict.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
-    const body = { ingestion_id: ingestionId, name: 'order' };
-    expect((await strictPost.handle(request(body))).status).toBe(202);
-    expect((await strictPost.handle(request(body))).status).toBe(202);
-    const third = await strictPost.handle(request(body));
-    expect(third.status).toBe(429);
-    expect(Number(third.headers?.['retry-after'])).toBeGreaterThan(0);
+    const one = { ingestion_id: ingestionId, name: 'order' };
+    const two = { ingestion_id: ingestionId, events: [{ name: 'order' }, { name: 'order' }] };
+    expect((await strictPost.handle(request(two))).status).toBe(202);
+    expect((await strictPost.handle(request(one))).status).toBe(202);
+    const fourth = await strictPost.handle(request(one));
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
+    const wait = (fourth.body as { error: { retry_after_seconds: number } }).error.retry_after_seconds;
+    expect(wait).toBeGreaterThan(0);
+    expect(fourth.headers?.['retry-after']).toBe(String(wait));
+    // A batch larger than what is left of a fresh address's budget is refused whole.
+    const four = { ingestion_id: ingestionId, events: Array.from({ length: 4 }, () => ({ name: 'order' })) };
+    expect((await strictPost.handle({ ...request(four), clientAddress: '198.51.100.8' })).status).toBe(429);
     // Another address, or the default limit, is not affected.
-    expect((await strictPost.handle({ ...request(body), clientAddress: '198.51.100.7' })).status).toBe(202);
-    expect((await post.handle(request(body))).status).toBe(202);
+    expect((await strictPost.handle({ ...request(one), clientAddress: '198.51.100.7' })).status).toBe(202);
+    expect((await post.handle(request(two))).status).toBe(202);
     await Promise.all([limited.stop?.(), strict.stop?.(), service.stop?.()]);
+  });
+
+  it('refuses properties nested deeper than 5 levels before walking them recursively', async () => {
+    const { ingestionId } = await property(30);
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const body = new TextEncoder().encode(
+      `{"ingestion_id":"${ingestionId}","name":"x","properties":{"a":${deep}}}`,
+    );
+    const answer = await route.handle({ ...request({}), body });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { error: { schema_pointer: '/properties', details: [{ keyword: 'maxDepth' }] } },
+    });
   });
 });
 
@@ -155,14 +175,29 @@ describe('the event writer', () => {
       (row) => row.name,
     );
 
-  it('refuses rows past its queue, so the route answers 503 instead of growing without bound', async () => {
-    const { id } = await property(30);
-    const writer = new EventWriter(hostOf(database).sql, log, { maxQueued: 3 });
-    expect(writer.accept([await rowOf('a', id), await rowOf('b', id)])).toBe(true);
-    expect(writer.accept([await rowOf('c', id), await rowOf('d', id)])).toBe(false);
-    expect(writer.queued).toBe(2);
+  it('shares its queue: one property fills at most what it leaves free, another still gets in', async () => {
+    const flood = await property(30);
+    const quiet = await property(30);
+    const other = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log, { maxQueued: 10 });
+    const rows = (count: number, name: string, id: string) =>
+      Promise.all(Array.from({ length: count }, (_, index) => rowOf(`${name}${index}`, id)));
+    // Alone, a property holds at most half of the queue.
+    expect(writer.accept(await rows(5, 'f', flood.id))).toBe(true);
+    expect(writer.accept(await rows(1, 'g', flood.id))).toBe(false);
+    // Another property still gets its events in, up to what it leaves free for the rest.
+    expect(writer.accept(await rows(1, 'q', quiet.id))).toBe(true);
+    expect(writer.accept(await rows(1, 'r', quiet.id))).toBe(true);
+    expect(writer.accept(await rows(1, 's', quiet.id))).toBe(false);
+    // A third one too; rows of several properties are judged per property.
+    expect(writer.accept([await rowOf('o', other.id), await rowOf('h', flood.id)])).toBe(false);
+    expect(writer.accept(await rows(1, 'o', other.id))).toBe(true);
+    expect(writer.queued).toBe(8);
     await writer.drain();
-    expect(await names()).toEqual(['a', 'b']);
+    expect(await names()).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'o0', 'q0', 'r0']);
+    // Written rows leave the property's share.
+    expect(writer.accept(await rows(5, 'n', flood.id))).toBe(true);
+    await writer.drain();
   });
 
   it('writes the events that arrive within moments of each other with one statement', async () => {

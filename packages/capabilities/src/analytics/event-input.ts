@@ -1,3 +1,5 @@
+import { DISPLAY_TEXT_MESSAGE, isDisplayText } from '@agw/contracts';
+
 /** An event as a page or a server sends it, after checking. */
 export interface IncomingEvent {
   readonly name: string;
@@ -22,6 +24,8 @@ export const MAX_BATCH = 100;
 // One for the process: making a TextDecoder costs more than decoding a page view's body.
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const MAX_PROPERTIES_BYTES = 2048;
+/** Levels of objects and arrays in `properties`, the properties object itself being the first. */
+export const MAX_PROPERTIES_DEPTH = 5;
 const MAX_URL_LENGTH = 2048;
 /** How far back a sender may date an event (a page that was offline, a server catching up). */
 const MAX_AGE_MS = 31 * 86_400_000;
@@ -38,8 +42,18 @@ function fail(pointer: string, keyword: string, message: string): never {
 }
 
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
-/** `\u0000` as an escape in JSON text (not a literal backslash before `u0000`). */
-const ESCAPED_NUL = /(?<!\\)(?:\\\\)*\\u0000/;
+const SURROGATE_MESSAGE = 'must not contain a lone UTF-16 surrogate (it has no UTF-8 form)';
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * PostgreSQL stores neither U+0000 nor a lone surrogate in text or json: the event would be answered
+ * 202 and then refused by the database, lost without a word.
+ */
+function storable(value: string, pointer: string): void {
+  if (value.includes('\u0000')) fail(pointer, 'characters', NUL_MESSAGE);
+  if (LONE_SURROGATE.test(value)) fail(pointer, 'characters', SURROGATE_MESSAGE);
+}
 
 function text(value: unknown, pointer: string, max: number, required = false): string | null {
   if (value === undefined || value === null) {
@@ -53,9 +67,54 @@ function text(value: unknown, pointer: string, max: number, required = false): s
     return null;
   }
   if (trimmed.length > max) fail(pointer, 'maxLength', `must be at most ${max} characters`);
-  // PostgreSQL stores no U+0000 in text or json: such an event would fail its whole batch's insert.
-  if (trimmed.includes('\u0000')) fail(pointer, 'characters', NUL_MESSAGE);
+  storable(trimmed, pointer);
   return trimmed;
+}
+
+/** A name the stats show (name, category, source, outcome): the contracts' `display-text` rule. */
+function label(value: unknown, pointer: string, max: number, required = false): string | null {
+  const checked = text(value, pointer, max, required);
+  if (checked !== null && !isDisplayText(checked)) fail(pointer, 'format', DISPLAY_TEXT_MESSAGE);
+  return checked;
+}
+
+/** `/`-separated JSON Pointer step (RFC 6901). */
+function step(pointer: string, key: string): string {
+  return `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+/**
+ * Checks `properties` without recursion (JSON.parse builds any depth a 256 KiB body holds, and a
+ * recursive walk or JSON.stringify of 5 000 levels overflows the stack): at most MAX_PROPERTIES_DEPTH
+ * levels, no key or string the database cannot store, then at most MAX_PROPERTIES_BYTES as JSON.
+ */
+function checkProperties(properties: object, pointer: string): void {
+  const pending: Array<{ value: unknown; depth: number; pointer: string }> = [
+    { value: properties, depth: 1, pointer },
+  ];
+  // Each value takes at least one byte of the JSON: more values than bytes allowed is too large already.
+  let values = 0;
+  while (pending.length > 0) {
+    const item = pending.pop() as (typeof pending)[number];
+    values += 1;
+    if (values > MAX_PROPERTIES_BYTES) tooLarge(pointer);
+    if (typeof item.value === 'string') storable(item.value, item.pointer);
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth > MAX_PROPERTIES_DEPTH)
+      fail(pointer, 'maxDepth', `must nest objects and arrays at most ${MAX_PROPERTIES_DEPTH} levels deep`);
+    const entries: Array<[string, unknown]> = Array.isArray(item.value)
+      ? item.value.map((value, index) => [String(index), value])
+      : Object.entries(item.value);
+    for (const [key, value] of entries) {
+      if (!Array.isArray(item.value)) storable(key, item.pointer);
+      pending.push({ value, depth: item.depth + 1, pointer: step(item.pointer, key) });
+    }
+  }
+  if (Buffer.byteLength(JSON.stringify(properties), 'utf8') > MAX_PROPERTIES_BYTES) tooLarge(pointer);
+}
+
+function tooLarge(pointer: string): never {
+  fail(pointer, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
 }
 
 function url(value: unknown, pointer: string): URL | null {
@@ -81,13 +140,7 @@ function event(value: unknown, pointer: string, now: Date): IncomingEvent {
   if (properties !== undefined && (typeof properties !== 'object' || Array.isArray(properties))) {
     fail(`${pointer}/properties`, 'type', 'must be an object');
   }
-  if (properties !== undefined) {
-    const serialized = JSON.stringify(properties);
-    if (Buffer.byteLength(serialized, 'utf8') > MAX_PROPERTIES_BYTES)
-      fail(`${pointer}/properties`, 'maxLength', `must serialize to at most ${MAX_PROPERTIES_BYTES} bytes`);
-    // A name or value holding U+0000 (JSON.stringify writes it as the escape).
-    if (ESCAPED_NUL.test(serialized)) fail(`${pointer}/properties`, 'characters', NUL_MESSAGE);
-  }
+  if (properties !== undefined) checkProperties(properties, `${pointer}/properties`);
   let occurredAt = now;
   if (input.occurred_at !== undefined) {
     const raw = text(input.occurred_at, `${pointer}/occurred_at`, 40, true) as string;
@@ -101,12 +154,12 @@ function event(value: unknown, pointer: string, now: Date): IncomingEvent {
     }
   }
   return {
-    name: text(input.name, `${pointer}/name`, 120, true) as string,
+    name: label(input.name, `${pointer}/name`, 120, true) as string,
     url: url(input.url, `${pointer}/url`),
     referrer: url(input.referrer, `${pointer}/referrer`),
-    category: text(input.category, `${pointer}/category`, 80),
-    source: text(input.source, `${pointer}/source`, 80),
-    outcome: text(input.outcome, `${pointer}/outcome`, 80),
+    category: label(input.category, `${pointer}/category`, 80),
+    source: label(input.source, `${pointer}/source`, 80),
+    outcome: label(input.outcome, `${pointer}/outcome`, 80),
     properties: properties as Record<string, unknown> | undefined,
     occurredAt,
   };

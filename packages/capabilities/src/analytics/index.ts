@@ -11,7 +11,10 @@ import { analyticsStatsReadHandler } from './stats-read.js';
 import { TRACKER_SCRIPT } from './tracker.js';
 import { EventWriter } from './writer.js';
 
-/** Event requests per client address and minute (ANALYTICS_EVENTS_PER_MINUTE overrides it). */
+/**
+ * Events (not requests: a batch of 100 counts 100) per client address and minute
+ * (ANALYTICS_EVENTS_PER_MINUTE overrides it).
+ */
 const DEFAULT_EVENTS_PER_MINUTE = 600;
 /** Room for a batch of 100 events with their properties. */
 const EVENTS_BODY_LIMIT_BYTES = 256 * 1024;
@@ -40,10 +43,13 @@ function start(host: DomainHost): DomainService {
             '202': {
               description: 'Accepted, written within moments: `{accepted, dropped: {bot, domain}}`',
             },
-            '400': { description: 'Invalid body' },
+            '400': { description: 'Invalid body (`details[]` names each field)' },
             '404': { description: 'No active property has this ingestion id' },
-            '429': { description: 'Too many requests from this address' },
-            '503': { description: 'Too many events waiting for the database; retry after Retry-After' },
+            '429': { description: 'Too many events from this address this minute; retry after Retry-After' },
+            '503': {
+              description:
+                'This property’s share of the events waiting for the database is full; retry after Retry-After',
+            },
           },
         },
       },

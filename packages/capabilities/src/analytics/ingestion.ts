@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { type ErrorCode, errorCodes, errorEnvelope } from '@agw/contracts';
 import { isbot } from 'isbot';
 import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
 import { runStatement } from '../sql.js';
 import { AddressLimit } from './address-limit.js';
 import { eventId } from './event-id.js';
-import { type IncomingEvent, parseEvents } from './event-input.js';
+import { type IncomingEvent, parseEvents, type Violation } from './event-input.js';
 import { localDay } from './local-day.js';
 import { type PropertyRow, selectPropertyByIngestionId } from './sql.js';
 import { VisitorIds } from './visitor.js';
@@ -35,6 +36,59 @@ function answer(status: number, body: unknown, extra?: Record<string, string>): 
   return { status, headers: extra === undefined ? HEADERS : { ...HEADERS, ...extra }, body };
 }
 
+/** Seconds a sender waits when its property's share of the backlog is full (the writer catches up). */
+const BACKLOG_RETRY_SECONDS = 5;
+
+/**
+ * A refusal in the contracts' error envelope, with its code's status. No audit row is written for it
+ * (a flood of refused events would become a flood of audit rows): `audit_id` is the request id, which
+ * the request's log line carries.
+ */
+function refusal(
+  code: ErrorCode,
+  message: string,
+  request: PublicRequest,
+  options: { retryAfterSeconds?: number; violations?: readonly Violation[] } = {},
+): PublicResponse {
+  const { retryAfterSeconds, violations } = options;
+  const body = errorEnvelope(code, {
+    auditId: request.requestId,
+    message,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(violations === undefined
+      ? {}
+      : {
+          schemaPointer: violations[0]?.schema_pointer,
+          details: violations.map((violation) => ({ ...violation })),
+        }),
+  });
+  return answer(
+    errorCodes[code].status,
+    body,
+    retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) },
+  );
+}
+
+/**
+ * Where the request says it was sent from: its `Origin`, else its `Referer`. A browser sends one of
+ * them with every event; a server sends neither. `Origin: null` is a browser hiding its page (a
+ * sandboxed frame, `Referrer-Policy: no-referrer`).
+ */
+type Sender = 'allowed' | 'foreign' | 'hidden' | 'unknown';
+
+function senderOf(headers: PublicRequest['headers'], domains: readonly string[]): Sender {
+  const origin = headers.origin ?? headers.referer;
+  if (origin === undefined || origin === '') return 'unknown';
+  if (origin === 'null') return 'hidden';
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return 'foreign';
+  }
+  return hostAllowed(url, domains) ? 'allowed' : 'foreign';
+}
+
 /** Whether a page's host belongs to the property: one of its domains or a subdomain of one. */
 export function hostAllowed(url: URL, domains: readonly string[]): boolean {
   const hostname = url.hostname.toLowerCase();
@@ -46,11 +100,17 @@ export function hostAllowed(url: URL, domains: readonly string[]): boolean {
 }
 
 /**
- * POST /a/events: checks the body, finds the property by its public id (cached for 30 s), drops bots
- * (a page view from a crawler) and pages outside the property's domains, turns each event into a row
- * without the client address, and hands the rows to the writer, which commits them in batches after
- * the 202 (see EventWriter). Nothing on this path waits for the database but the first sight of a
- * property or of the day's salt.
+ * POST /a/events: counts the events against the sender's address, checks the body, finds the property
+ * by its public id (cached for 30 s), drops events of bots and from outside the property's domains,
+ * turns each event into a row without the client address, and hands the rows to the writer, which
+ * commits them in batches after the 202 (see EventWriter) and refuses a property more than its share
+ * of the backlog. Nothing on this path waits for the database but the first sight of a property or of
+ * the day's salt.
+ *
+ * Every event, with or without a `url`, passes the same two checks (docs/analytics.md): the user agent
+ * must not be a bot's (a server forwards its visitor's, as it would to any analytics service), and
+ * the page it names and the `Origin`/`Referer` the request carries must be the property's. An event
+ * without a `url` from a browser hiding its page (`Origin: null`) is dropped: nothing vouches for it.
  */
 export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute: number) {
   const visitors = new VisitorIds(host.sql);
@@ -113,57 +173,48 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
 
   return async function handle(request: PublicRequest): Promise<PublicResponse> {
     const now = host.clock.now();
-    const retryAfter = limit.take(request.clientAddress, now.getTime());
-    if (retryAfter > 0) {
-      return answer(
-        429,
-        {
-          error: {
-            code: 'rate_limited',
-            message: 'Too many event requests from this address.',
-            retryable: true,
-          },
-        },
-        { 'retry-after': String(retryAfter) },
-      );
-    }
+    const tooMany = (retryAfterSeconds: number) =>
+      refusal('rate_limited', 'Too many events from this address; send them again later.', request, {
+        retryAfterSeconds,
+      });
+    // One event counted before the body is read, so a flood past the limit costs no parse.
+    const waitFirst = limit.take(request.clientAddress, now.getTime(), 1);
+    if (waitFirst > 0) return tooMany(waitFirst);
     const parsed = parseEvents(request.body, now);
     if (!parsed.ok) {
-      return answer(400, {
-        error: {
-          code: 'validation_failed',
-          message: `${parsed.violations[0]?.schema_pointer || 'body'} ${parsed.violations[0]?.message}`,
-          retryable: false,
-          details: parsed.violations,
-          request_id: request.requestId,
-        },
+      const [first] = parsed.violations;
+      return refusal('validation_failed', `${first?.schema_pointer || 'body'} ${first?.message}`, request, {
+        violations: parsed.violations,
       });
+    }
+    if (parsed.events.length > 1) {
+      const wait = limit.take(request.clientAddress, now.getTime(), parsed.events.length - 1);
+      if (wait > 0) return tooMany(wait);
     }
     // Nothing here awaits once the property and the day's salt are known: no promise per page view.
     const cached = cachedProperty(parsed.ingestionId, now.getTime());
     const property = cached !== undefined ? cached.row : await propertyOf(parsed.ingestionId);
     if (property === undefined) {
-      return answer(404, {
-        error: {
-          code: 'not_found',
-          message: 'No active analytics property has this ingestion_id.',
-          retryable: false,
-        },
-      });
+      return refusal('not_found', 'No active analytics property has this ingestion_id.', request);
     }
     const userAgent = request.headers['user-agent'] ?? '';
+    const bot = isBot(userAgent);
+    const sender = senderOf(request.headers, property.domains);
     const dropped = { bot: 0, domain: 0 };
     const rows: EventRecord[] = [];
     const stale: StaleRecord[] = [];
     const today = localDay(property.timezone, now);
     const received = now.getTime();
     // Only a page view has a visitor (and needs the day's salt).
-    const pages = parsed.events.some((event) => event.url !== null);
+    const pages = !bot && sender !== 'foreign' && parsed.events.some((event) => event.url !== null);
     const salt = pages ? (visitors.readySalt(now) ?? (await visitors.salt(now))) : '';
     for (const event of parsed.events) {
-      // A page view comes from a browser; a server's own event (no url) is not judged by its agent.
-      if (event.url !== null && isBot(userAgent)) dropped.bot += 1;
-      else if (event.url !== null && !hostAllowed(event.url, property.domains)) dropped.domain += 1;
+      if (bot) dropped.bot += 1;
+      else if (
+        sender === 'foreign' ||
+        (event.url === null ? sender === 'hidden' : !hostAllowed(event.url, property.domains))
+      )
+        dropped.domain += 1;
       else {
         const day = event.occurredAt === now ? today : localDay(property.timezone, event.occurredAt);
         rows.push(row(property, event, request, received, day, salt));
@@ -179,16 +230,11 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
       }
     }
     if (rows.length > 0 && !writer.accept(rows, stale)) {
-      return answer(
-        503,
-        {
-          error: {
-            code: 'dependency_unavailable',
-            message: 'Events are not being written at the moment; send them again later.',
-            retryable: true,
-          },
-        },
-        { 'retry-after': '5' },
+      return refusal(
+        'dependency_unavailable',
+        'Too many events of this property are waiting to be written; send them again later.',
+        request,
+        { retryAfterSeconds: BACKLOG_RETRY_SECONDS },
       );
     }
     return answer(202, { accepted: rows.length, dropped });

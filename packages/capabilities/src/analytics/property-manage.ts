@@ -16,6 +16,8 @@ interface ManageInput {
 
 const ZONES = new Set(Intl.supportedValuesOf('timeZone'));
 const DEFAULT_RETENTION_DAYS = 400;
+/** Active properties per organization: the `maxItems` of the contract's `properties` (what `list` answers). */
+export const MAX_ACTIVE_PROPERTIES = 100;
 
 function zone(value: string | undefined, fallback: string): string {
   const timezone = value ?? fallback;
@@ -31,7 +33,8 @@ function ingestionId(): string {
 
 /**
  * `analytics.property.manage`: list (active ones; archived too is not offered), create (name and
- * domains required; time zone UTC and retention 400 days unless given), update, archive (ingestion
+ * domains required; time zone UTC and retention 400 days unless given; at most MAX_ACTIVE_PROPERTIES
+ * active ones), update, archive (ingestion
  * stops within 30 s; its events stay readable until retention deletes them).
  */
 export const analyticsPropertyManageHandler = defineCapabilityHandler<ManageInput, unknown>({
@@ -45,6 +48,13 @@ export const analyticsPropertyManageHandler = defineCapabilityHandler<ManageInpu
     if (input.operation === 'create') {
       if (input.name === undefined) refuse('/params/name', 'is required to create a property');
       if (input.domains === undefined) refuse('/params/domains', 'is required to create a property');
+      const active = await runStatement<PropertyRow>(ctx.sql, selectProperties, [org, false]);
+      if (active.rows.length >= MAX_ACTIVE_PROPERTIES) {
+        throw new CapabilityError(
+          'conflict',
+          `This organization has ${MAX_ACTIVE_PROPERTIES} active analytics properties, the most it may have; archive one first.`,
+        );
+      }
       const { rows } = await runStatement<PropertyRow>(ctx.sql, insertProperty, [
         ctx.ids.uuid(),
         org,

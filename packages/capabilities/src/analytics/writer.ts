@@ -18,7 +18,11 @@ const ROWS_PER_STATEMENT = 500;
  * Events become readable up to this much later; nobody waits for it (the 202 is already sent).
  */
 export const GATHER_MS = 20;
-/** Rows waiting at most (about 10 MB); beyond it ingestion answers 503 until the database catches up. */
+/**
+ * Rows waiting at most (about 10 MB), shared between properties: a property may hold at most as many as
+ * are left free for the others, so one property fills at most half (see `accept`). Beyond its share,
+ * ingestion answers 503 until the database catches up.
+ */
 export const MAX_QUEUED_ROWS = 20_000;
 /** Wait before writing again after the database failed (it is down or restarting). */
 const RETRY_AFTER_FAILURE_MS = 1000;
@@ -43,11 +47,13 @@ function refusedRow(error: unknown): boolean {
  * latency).
  * The price, chosen deliberately (docs/analytics.md): events accepted in the last moments before a crash
  * of the process are lost; a graceful stop writes everything first (`drain`). When the database is down
- * the rows wait (up to MAX_QUEUED_ROWS, then `accept` refuses) and are written once it is back; a row
- * the database refuses is dropped alone, not with its batch.
+ * the rows wait (each property up to its share of MAX_QUEUED_ROWS, then `accept` refuses it) and are
+ * written once it is back; a row the database refuses is dropped alone, not with its batch.
  */
 export class EventWriter {
   #queue: EventRecord[] = [];
+  /** Rows in the queue per property (`p`); a property with none is not in it. */
+  #queuedOf = new Map<string, number>();
   #marks: StaleRecord[] = [];
   #running: Promise<void> | undefined;
   #stopping = false;
@@ -69,16 +75,41 @@ export class EventWriter {
   }
 
   /**
-   * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when
-   * the queue is full.
+   * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when a
+   * property of `rows` would then hold more queued rows than are left free. So the backlog is shared:
+   * one property alone fills at most half of it, each property that joins at most half of what is
+   * left, and a property with nothing queued gets its events in as long as a few rows are free — a
+   * flood of one property never shuts another out (apps/gateway/test/analytics-abuse.test.ts).
    */
   accept(rows: readonly EventRecord[], marks: readonly StaleRecord[] = []): boolean {
-    if (this.#queue.length + rows.length > this.#maxQueued) return false;
-    for (const row of rows) this.#queue.push(row);
+    const free = this.#maxQueued - this.#queue.length - rows.length;
+    if (free < 0 || !this.#withinShares(rows, free)) return false;
+    for (const row of rows) {
+      this.#queue.push(row);
+      this.#count(row.p, 1);
+    }
     for (const mark of marks) this.#marks.push(mark);
     this.#running ??= this.#run();
     if (this.#queue.length >= ROWS_PER_STATEMENT) this.#wake?.();
     return true;
+  }
+
+  /** Whether each property of `rows` holds at most `free` rows once they are queued. */
+  #withinShares(rows: readonly EventRecord[], free: number): boolean {
+    // A request's rows are one property's: counted without a map on the path of every page view.
+    const first = rows[0]?.p;
+    if (rows.every((row) => row.p === first)) {
+      return first === undefined || (this.#queuedOf.get(first) ?? 0) + rows.length <= free;
+    }
+    const added = new Map<string, number>();
+    for (const row of rows) added.set(row.p, (added.get(row.p) ?? 0) + 1);
+    return [...added].every(([property, count]) => (this.#queuedOf.get(property) ?? 0) + count <= free);
+  }
+
+  #count(property: string, change: number): void {
+    const count = (this.#queuedOf.get(property) ?? 0) + change;
+    if (count > 0) this.#queuedOf.set(property, count);
+    else this.#queuedOf.delete(property);
   }
 
   /** Rows accepted and not yet committed. */
@@ -117,6 +148,7 @@ export class EventWriter {
   /** The next statement's rows, with the marks when they are the last rows queued with them. */
   #take(): { rows: EventRecord[]; marks: StaleRecord[] } {
     const rows = this.#queue.splice(0, ROWS_PER_STATEMENT);
+    for (const row of rows) this.#count(row.p, -1);
     // Marks go with the last of the rows queued with them (never before their events are committed).
     const marks = this.#queue.length === 0 ? this.#marks.splice(0) : [];
     return { rows, marks };
@@ -132,6 +164,7 @@ export class EventWriter {
         const lost = batch.length + this.#queue.length;
         this.log.error({ err: error, lost_events: lost }, 'event write failed');
         this.#queue = [];
+        this.#queuedOf.clear();
         this.#marks = [];
       } else {
         const queued = batch.length + this.#queue.length;
@@ -162,7 +195,9 @@ export class EventWriter {
     });
   }
 
+  /** Back to the front of the queue, counted again (a requeue may take a property past its share). */
   #requeue(rows: readonly EventRecord[], marks: readonly StaleRecord[]): void {
+    for (const row of rows) this.#count(row.p, 1);
     this.#queue = rows.concat(this.#queue);
     this.#marks = marks.concat(this.#marks);
   }

@@ -4,6 +4,14 @@ import { FreeObject, Timestamp, Uuid } from '../schemas/primitives.js';
 import { Count, Input, Limit, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
+/** Buckets of a stats series at most (see `series` below). */
+const MAX_SERIES_BUCKETS = 800;
+/**
+ * Active analytics properties an organization may have at most (`list` answers them all; `create`
+ * refuses more).
+ */
+const MAX_ANALYTICS_PROPERTIES = 100;
+
 /** The property and time window every analytics read is scoped to. */
 const Window = () => ({
   property_id: Type.Optional(Uuid()),
@@ -34,7 +42,7 @@ export const analyticsEventsRead = defineCapability({
     limit: Type.Optional(Limit(500)),
   }),
   output_schema: Output({
-    events: Type.Array(FreeObject()),
+    events: Type.Array(FreeObject(), { maxItems: 500 }),
     count: Count(),
     limit: Type.Integer({ minimum: 1 }),
     truncated: Type.Boolean(),
@@ -64,11 +72,13 @@ export const analyticsStatsRead = defineCapability({
   output_schema: Output({
     window: FreeObject(),
     totals: FreeObject(),
-    top_pages: Type.Array(FreeObject()),
-    top_referrers: Type.Array(FreeObject()),
-    events_by_name: Type.Array(FreeObject()),
-    errors: Type.Array(FreeObject()),
-    series: Type.Array(FreeObject()),
+    top_pages: Type.Array(FreeObject(), { maxItems: 100 }),
+    top_referrers: Type.Array(FreeObject(), { maxItems: 100 }),
+    events_by_name: Type.Array(FreeObject(), { maxItems: 100 }),
+    errors: Type.Array(FreeObject(), { maxItems: 100 }),
+    // Hourly: at most 31 days (744 hours, one more at each partial end and a change of summer time);
+    // daily: at most 400 days and the partial ends.
+    series: Type.Array(FreeObject(), { maxItems: MAX_SERIES_BUCKETS }),
     sample: FreeObject(),
   }),
 });
@@ -104,7 +114,7 @@ export const analyticsPropertyManage = defineCapability({
   output_schema: Output({
     operation: OneOf(PROPERTY_OPERATIONS),
     property: Type.Optional(FreeObject()),
-    properties: Type.Optional(Type.Array(FreeObject())),
+    properties: Type.Optional(Type.Array(FreeObject(), { maxItems: MAX_ANALYTICS_PROPERTIES })),
     count: Type.Optional(Count()),
   }),
 });
