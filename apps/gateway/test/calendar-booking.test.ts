@@ -357,7 +357,7 @@ describe('the public JSON API', () => {
     const revoked = await slotsOf(path);
     for (const answer of [unknown, wrongSecret, noSecret, revoked]) {
       expect(answer.status).toBe(404);
-      expect({ ...answer.body.error, request_id: 'x' }).toEqual({ ...unknown.body.error, request_id: 'x' });
+      expect({ ...answer.body.error, audit_id: 'x' }).toEqual({ ...unknown.body.error, audit_id: 'x' });
     }
     // The HTML page too: the same status and the same page, but for the per-response CSP nonce.
     const unknownPage = await pageOf('/book/no-such-link');
@@ -377,7 +377,7 @@ describe('the public JSON API', () => {
     const expired = await slotsOf(path);
     const unknown = await slotsOf('/book/no-such-link');
     expect(expired.status).toBe(404);
-    expect({ ...expired.body.error, request_id: 'x' }).toEqual({ ...unknown.body.error, request_id: 'x' });
+    expect({ ...expired.body.error, audit_id: 'x' }).toEqual({ ...unknown.body.error, audit_id: 'x' });
     expect(await pageOf(path)).toEqual(await pageOf('/book/no-such-link'));
     const listed = await result('calendar.booking_link.manage', { operation: 'list', status: 'expired' });
     expect(listed.links.map((link: { id: string }) => link.id)).toContain(linkId);

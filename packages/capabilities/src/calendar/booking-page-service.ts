@@ -6,7 +6,8 @@ import { runStatement } from '../sql.js';
 import { loadRules } from './availability-manage.js';
 import { type BookingRow, busyRanges } from './bookings.js';
 import { type CalendarRow, findCalendar } from './calendars.js';
-import { isOverlap } from './common.js';
+import { type BookingCaps, type CapReached, checkBookingCaps } from './caps.js';
+import { isMailAddress, isOverlap } from './common.js';
 import { defaultEventType, type EventTypeRow, findEventTypes } from './event-types.js';
 import { type LinkRow, linkBookable, secretMatches } from './links.js';
 import { stageBookingMail } from './messages.js';
@@ -23,6 +24,7 @@ export interface OpenLink {
 /** Why a booking was refused (each maps to one HTTP answer). */
 export type BookingRefusal =
   | { readonly kind: 'gone' }
+  | ({ readonly kind: 'rate_limited' } & CapReached)
   | { readonly kind: 'slot_taken' }
   | { readonly kind: 'email_bound' }
   | { readonly kind: 'invalid'; readonly field: string; readonly message: string };
@@ -39,9 +41,20 @@ export interface BookingRequest {
 }
 
 /**
- * Finds the organization of a link slug (as the gateway role, the only thing done outside the tenant),
- * then reads the link as that tenant. Unknown slug, wrong or missing secret, a secret on a public link,
- * revoked, booked, expired: all `undefined`, so a visitor learns nothing by probing.
+ * The organization an unknown slug is looked up in: none has this id, so the tenant transaction and
+ * the link query run as for a known slug and find nothing.
+ */
+export const NO_ORGANIZATION = '00000000-0000-4000-8000-000000000000';
+
+// What a presented secret is compared with when there is no stored hash (an unknown slug, a public
+// link): the comparison runs all the same and never matches (no secret hashes to 32 zero bytes).
+const NO_SECRET_SHA256 = new Uint8Array(32);
+
+/**
+ * Reads the link `slug` as the tenant `organizationId` (found by {@link ownerOfSlug}, or
+ * {@link NO_ORGANIZATION}). Unknown slug, wrong or missing secret, a secret on a public link,
+ * revoked, booked, expired: all `undefined`, so a visitor learns nothing by probing; and a presented
+ * secret is hashed and compared in every case, so an unknown slug costs what a wrong secret costs.
  */
 export async function openLink(
   sql: Sql,
@@ -52,10 +65,10 @@ export async function openLink(
 ): Promise<OpenLink | undefined> {
   const { rows } = await runStatement<LinkRow>(sql, pageLink, [organizationId, slug]);
   const link = rows[0];
+  const secretMatched =
+    secret !== undefined && secretMatches(link?.secret_sha256 ?? NO_SECRET_SHA256, secret);
   if (!link || !linkBookable(link, now)) return undefined;
-  if (link.access_mode === 'public' ? secret !== undefined : !secretMatches(link.secret_sha256, secret)) {
-    return undefined;
-  }
+  if (link.access_mode === 'public' ? secret !== undefined : !secretMatched) return undefined;
   const calendar = await findCalendar(sql, organizationId, link.calendar_id);
   if (!calendar.is_active) return undefined;
   const chosen = (await findEventTypes(sql, organizationId, link.allowed_event_type_ids)).filter(
@@ -129,14 +142,21 @@ export async function linkSlots(
  * Books `request` on the link in the caller's tenant transaction: the slot must be one the link
  * offers now; a one-time link moves to `booked` in the same transaction (its row lock makes a second
  * booking of it wait, then find it booked); the exclusion constraint refuses an overlap whichever
- * process inserted first. Mail to both sides is staged in the same transaction.
+ * process inserted first. Mail to both sides is staged in the same transaction. Before the slot is
+ * looked at, the link's and the organization's hourly caps are counted (under the organization's lock).
  */
 export async function bookOnLink(
   sql: Sql,
   mail: MailPort,
   open: OpenLink,
   request: BookingRequest,
-  context: { now: Date; id: string; organizerEmail: string | null; icsDomain: string },
+  context: {
+    now: Date;
+    id: string;
+    organizerEmail: string | null;
+    icsDomain: string;
+    caps: BookingCaps;
+  },
 ): Promise<BookingRow | BookingRefusal> {
   const { link, calendar } = open;
   const { now } = context;
@@ -152,6 +172,9 @@ export async function bookOnLink(
   ) {
     return { kind: 'email_bound' };
   }
+  const mails = context.organizerEmail && isMailAddress(context.organizerEmail) ? 2 : 1;
+  const capped = await checkBookingCaps(sql, link, context.caps, now, mails);
+  if (capped) return { kind: 'rate_limited', ...capped };
   const startAt = start.toJSDate();
   const offered = await linkSlots(sql, open, type, startAt, new Date(startAt.getTime() + 60_000), now);
   if (!offered.slots.some((slot) => slot.start.getTime() === startAt.getTime()))

@@ -29,11 +29,19 @@ export function iso(value: Date | string | null | undefined): string | null {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
+// One plain address: no whitespace or control character, nothing a mail header or an .ics line reads
+// as a second address, a parameter or a quote (the gateway's mail staging refuses those too).
+const ADDRESS_PART = '[^\\s\\u0000-\\u001f\\u007f-\\u009f@<>,;:"\\\\()[\\]]+';
+const MAIL_ADDRESS = new RegExp(`^${ADDRESS_PART}@${ADDRESS_PART}\\.${ADDRESS_PART}$`);
+
+/** True for a syntactically plausible single address of at most 320 characters. */
+export function isMailAddress(value: string): boolean {
+  return value.length <= 320 && MAIL_ADDRESS.test(value);
+}
+
 /** A syntactically plausible address (the mail transport decides the rest). */
 export function checkEmail(value: string, field: string): string {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) || value.length > 320) {
-    invalid(field, 'Give a valid email address.');
-  }
+  if (!isMailAddress(value)) invalid(field, 'Give a valid email address.');
   return value;
 }
 

@@ -32,6 +32,7 @@ export interface LinkManageInput {
   readonly booking_window_days?: number;
   readonly min_notice_minutes?: number;
   readonly slot_limit?: number;
+  readonly bookings_per_hour?: number | null;
   readonly rules_json?: Record<string, unknown>;
   readonly context?: Record<string, unknown>;
 }
@@ -136,6 +137,7 @@ export const calendarBookingLinkManageHandler = defineCapabilityHandler<LinkMana
         JSON.stringify(input.rules_json ?? current.rules_json),
         JSON.stringify(input.context ?? current.context),
         ctx.now,
+        input.bookings_per_hour === undefined ? current.bookings_per_hour : input.bookings_per_hour,
       ]);
       const row = rows[0] as LinkRow;
       return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
@@ -198,6 +200,7 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
     JSON.stringify(input.rules_json ?? null),
     JSON.stringify(input.context ?? null),
     ctx.now,
+    input.bookings_per_hour ?? null,
   ]);
   const row = rows[0] as LinkRow;
   return { operation: 'create', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };

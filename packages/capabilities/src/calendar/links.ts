@@ -31,6 +31,8 @@ export interface LinkRow {
   readonly booking_window_days: number;
   readonly min_notice_minutes: number;
   readonly slot_limit: number;
+  /** Bookings this link takes per hour; null: the gateway's default (docs/calendar.md, "Caps"). */
+  readonly bookings_per_hour: number | null;
   readonly rules_json: Record<string, unknown> | null;
   readonly context: Record<string, unknown> | null;
   readonly booked_at: Date | null;

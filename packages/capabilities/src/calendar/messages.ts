@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import type { DomainMail, MailPort } from '../mail.js';
 import type { BookingRow } from './bookings.js';
-import { bookingIcs } from './ics.js';
+import { isMailAddress } from './common.js';
+import { bookingIcs, type IcsReader, oneLine } from './ics.js';
 
 export type Locale = 'en' | 'de';
 
@@ -33,6 +34,11 @@ export const TEXT = {
     taken: 'That time was just taken. Please pick another.',
     unavailable: 'This booking link is not available.',
     emailBound: 'This link can only be booked with the email address it was sent to.',
+    linkBusy: 'This link has taken as many bookings as it takes in an hour. Please try again in {n} minutes.',
+    organizationBusy:
+      'This organization has taken as many bookings as it takes in an hour. Please try again in {n} minutes.',
+    badTime: 'That time is out of range. Please pick a time from the booking page.',
+    back: 'Back to the booking page',
     invalid: 'Please check the form.',
     with: 'with',
     subjectConfirmed: 'Confirmed',
@@ -71,6 +77,12 @@ export const TEXT = {
     taken: 'Dieser Termin wurde gerade vergeben. Bitte wählen Sie einen anderen.',
     unavailable: 'Dieser Buchungslink ist nicht verfügbar.',
     emailBound: 'Dieser Link kann nur mit der E-Mail-Adresse gebucht werden, an die er ging.',
+    linkBusy:
+      'Über diesen Link wurden in dieser Stunde so viele Termine gebucht, wie er annimmt. Bitte versuchen Sie es in {n} Minuten erneut.',
+    organizationBusy:
+      'Bei dieser Organisation wurden in dieser Stunde so viele Termine gebucht, wie sie annimmt. Bitte versuchen Sie es in {n} Minuten erneut.',
+    badTime: 'Diese Zeit liegt außerhalb des Bereichs. Bitte wählen Sie eine Zeit auf der Buchungsseite.',
+    back: 'Zurück zur Buchungsseite',
     invalid: 'Bitte prüfen Sie das Formular.',
     with: 'mit',
     subjectConfirmed: 'Bestätigt',
@@ -94,7 +106,10 @@ export function formatWhen(booking: BookingRow, zone: string, locale: Locale): s
 
 /**
  * Stages the mail of a booking event to the booker (in their zone) and to the organization (in the
- * calendar's zone), each with the `.ics`.
+ * calendar's zone), each with the `.ics`. The booker's mail carries nothing the booker wrote (no name,
+ * no note: a booking page must not carry a stranger's text to the address the stranger typed); the
+ * organizer's names the booker and its `.ics` holds the note. A subject is one line whatever a stored
+ * name holds (a name saved before names were checked may hold a line break).
  */
 export async function stageBookingMail(
   mail: MailPort,
@@ -109,11 +124,10 @@ export async function stageBookingMail(
     moved: text.subjectMoved,
   }[kind];
   const lead = { confirmed: text.bodyConfirmed, cancelled: text.bodyCancelled, moved: text.bodyMoved }[kind];
-  const ics = bookingIcs(booking, kind === 'cancelled' ? 'cancel' : 'request', options.domain);
   const method = kind === 'cancelled' ? 'CANCEL' : 'REQUEST';
-  const build = (to: string, zone: string, counterpart: string): DomainMail => ({
+  const build = (to: string, zone: string, counterpart: string, reader: IcsReader): DomainMail => ({
     to,
-    subject: `${subject}: ${booking.title} ${text.with} ${counterpart}`,
+    subject: oneLine(`${subject}: ${booking.title} ${text.with} ${counterpart}`),
     text: [
       lead,
       '',
@@ -125,10 +139,16 @@ export async function stageBookingMail(
     ]
       .filter((line, index) => line !== '' || index === 1)
       .join('\n'),
-    attachments: [{ filename: 'invite.ics', contentType: `text/calendar; method=${method}`, content: ics }],
+    attachments: [
+      {
+        filename: 'invite.ics',
+        contentType: `text/calendar; method=${method}`,
+        content: bookingIcs(booking, kind === 'cancelled' ? 'cancel' : 'request', options.domain, reader),
+      },
+    ],
   });
-  await mail.stage(build(booking.booker_email, booking.booker_timezone, booking.organizer_name));
-  if (booking.organizer_email) {
-    await mail.stage(build(booking.organizer_email, options.calendarZone, booking.booker_name));
+  await mail.stage(build(booking.booker_email, booking.booker_timezone, booking.organizer_name, 'booker'));
+  if (booking.organizer_email && isMailAddress(booking.organizer_email)) {
+    await mail.stage(build(booking.organizer_email, options.calendarZone, booking.booker_name, 'organizer'));
   }
 }

@@ -172,8 +172,28 @@ export const calendarRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
   TABLES,
 );
 
+/**
+ * The caps that keep public booking pages from being a mail relay (docs/calendar.md, "Caps"): a link
+ * may set its own bookings per hour (null: the gateway's default), and the caps count the bookings of
+ * the last hour in the database, so every gateway process on one database sees the same count. The
+ * index serves those counts: an organization's bookings by creation time.
+ */
+export const calendarPublicBookingCaps: DomainMigration = {
+  name: '20261129300000_calendar_public_booking_caps',
+  up: [
+    `alter table calendar_booking_links add column bookings_per_hour integer
+  check (bookings_per_hour between 1 and 1000)`,
+    'create index calendar_bookings_org_created on calendar_bookings (organization_id, created_at)',
+  ],
+  down: [
+    'drop index calendar_bookings_org_created',
+    'alter table calendar_booking_links drop column bookings_per_hour',
+  ],
+};
+
 /** The calendar domain's migrations, oldest first. */
 export const calendarMigrations: readonly DomainMigration[] = [
   createCalendarTables,
   calendarRowLevelSecurity,
+  calendarPublicBookingCaps,
 ];

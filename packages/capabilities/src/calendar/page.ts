@@ -180,3 +180,14 @@ export function renderUnavailable(locale: Locale, nonce: string): string {
   const text = TEXT[locale];
   return layout(locale, text.unavailable, nonce, `<h1>${text.unavailable}</h1>`);
 }
+
+/** A page that refuses what was asked (a 400), with the reason and the way back to the booking page. */
+export function renderProblem(locale: Locale, message: string, path: string, nonce: string): string {
+  const text = TEXT[locale];
+  return layout(
+    locale,
+    message,
+    nonce,
+    `<h1>${escapeHtml(message)}</h1><p><a href="${escapeHtml(path)}">${text.back}</a></p>`,
+  );
+}

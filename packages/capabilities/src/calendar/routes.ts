@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { DomainHost, PublicRequest, PublicResponse, PublicRoute } from '../domain.js';
+import { html, json, problem } from './answers.js';
 import {
   type BookingRefusal,
   type BookingRequest,
   bookOnLink,
   linkSlots,
+  NO_ORGANIZATION,
   type OpenLink,
   openLink,
   ownerOfSlug,
@@ -12,12 +14,14 @@ import {
   SlotTakenError,
 } from './booking-page-service.js';
 import type { BookingRow } from './bookings.js';
+import { type BookingCaps, DEFAULT_BOOKING_CAPS } from './caps.js';
 import { checkEmailText } from './form.js';
 import { ICS_DOMAIN } from './ics.js';
 import { type Locale, TEXT } from './messages.js';
-import { renderBookingPage, renderConfirmation, renderUnavailable } from './page.js';
+import { renderBookingPage, renderConfirmation, renderProblem, renderUnavailable } from './page.js';
 import { bookOpenApi, pageOpenApi, slotsOpenApi } from './routes-openapi.js';
 import { isTimeZone } from './slots.js';
+import { checkSlotRange, timeInReach } from './time-range.js';
 
 /** Per client address and minute: page and slot reads, and booking attempts (a person needs a few). */
 export interface BookingRateLimits {
@@ -31,34 +35,42 @@ const DAY_MS = 86_400_000;
 
 type Answer = PublicResponse;
 
-function json(status: number, body: unknown, extra: Record<string, string> = {}): Answer {
-  return { status, headers: { 'cache-control': 'no-store', ...extra }, body };
-}
-
-function problem(
-  status: number,
-  code: string,
-  message: string,
+/**
+ * A refused booking as JSON, with the reason in the booking page's language (the form shows it). A
+ * full cap names when the oldest booking it counts leaves the hour.
+ */
+function refusalAnswer(
+  result: BookingRefusal,
+  words: (typeof TEXT)[Locale],
   requestId: string,
-  extra: Record<string, string> = {},
-) {
-  return json(status, { error: { code, message, request_id: requestId } }, extra);
-}
-
-function html(status: number, body: string, nonce: string): Answer {
-  return {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      // The secret is in the path: never hand it to another site (same-origin still sends Origin).
-      // connect-src 'self': the page's script reads the link's own /slots.
-      'referrer-policy': 'same-origin',
-      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      'x-robots-tag': 'noindex',
-    },
-    body,
-  };
+): PublicResponse & { readonly reason: string } {
+  const answer = (reason: string, response: PublicResponse) => ({ ...response, reason });
+  switch (result.kind) {
+    case 'gone':
+      return answer(words.unavailable, problem('not_found', 'No such booking link.', requestId));
+    case 'slot_taken':
+      return answer(words.taken, problem('slot_taken', words.taken, requestId));
+    case 'email_bound':
+      return answer(words.emailBound, problem('email_binding_required', words.emailBound, requestId));
+    case 'rate_limited': {
+      const minutes = String(Math.ceil(result.retryAfterSeconds / 60));
+      const reason = (result.scope === 'link' ? words.linkBusy : words.organizationBusy).replace(
+        '{n}',
+        minutes,
+      );
+      return answer(
+        reason,
+        problem('rate_limited', reason, requestId, { retryAfterSeconds: result.retryAfterSeconds }),
+      );
+    }
+    case 'invalid':
+      return answer(
+        `${result.field}: ${result.message}`,
+        problem('validation_failed', `${result.field}: ${result.message}`, requestId, {
+          pointer: `/body/${result.field}`,
+        }),
+      );
+  }
 }
 
 /** The fields of the page's booking form, given back to a visitor whose booking was refused. */
@@ -101,7 +113,11 @@ function crossSite(request: PublicRequest, publicBaseUrl: string): boolean {
 }
 
 /** The calendar domain's public routes: the booking page and its JSON API. */
-export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LIMITS): PublicRoute[] {
+export function bookingRoutes(
+  host: DomainHost,
+  limits = DEFAULT_BOOKING_RATE_LIMITS,
+  caps: BookingCaps = DEFAULT_BOOKING_CAPS,
+): PublicRoute[] {
   const limited = async (
     request: PublicRequest,
     bucket: string,
@@ -109,12 +125,16 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
   ): Promise<Answer | undefined> => {
     const verdict = await host.rateLimit(`calendar.${bucket}:${request.clientAddress}`, limit, 60);
     if (verdict.allowed) return undefined;
-    return problem(429, 'rate_limited', 'Too many requests; try again shortly.', request.requestId, {
-      'retry-after': String(verdict.retryAfterSeconds),
+    return problem('rate_limited', 'Too many requests; try again shortly.', request.requestId, {
+      retryAfterSeconds: verdict.retryAfterSeconds,
     });
   };
 
-  /** Runs `fn` in the link's tenant when the link is open; undefined when it is not (any reason). */
+  /**
+   * Runs `fn` in the link's tenant when the link is open; undefined when it is not (any reason). An
+   * unknown slug runs the same transaction and link query (in an organization that does not exist) and
+   * hashes a presented secret like a known one: the answer's timing does not tell which slugs exist.
+   */
   const withLink = async <T>(
     slug: string,
     secret: string | undefined,
@@ -126,10 +146,10 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     ) => Promise<T>,
   ): Promise<T | undefined> => {
     const owner = await ownerOfSlug(host, slug);
-    if (!owner) return undefined;
-    return host.asTenant(owner.organizationId, async (sql, mail) => {
-      const open = await openLink(sql, owner.organizationId, slug, secret, host.clock.now());
-      return open ? fn(open, sql, mail, owner.ownerEmail) : undefined;
+    const organizationId = owner?.organizationId ?? NO_ORGANIZATION;
+    return host.asTenant(organizationId, async (sql, mail) => {
+      const open = await openLink(sql, organizationId, slug, secret, host.clock.now());
+      return open && owner ? fn(open, sql, mail, owner.ownerEmail) : undefined;
     });
   };
 
@@ -144,16 +164,21 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
   ): Promise<Answer> => {
     const nonce = randomBytes(16).toString('base64');
     const slug = request.params.slug as string;
+    // The "later times" link's `from`: a time out of reach is a 400 page, before any link is looked up.
+    const fromText = request.query.get('from');
+    const from = fromText ? timeInReach(fromText, host.clock.now()) : undefined;
+    if (fromText && !from) {
+      const locale = visitorLocale(request);
+      return html(400, renderProblem(locale, TEXT[locale].badTime, pathOf(slug, secret), nonce), nonce);
+    }
     const rendered = await withLink(slug, secret, async (open, sql) => {
       const requestedZone = request.query.get('tz');
       const zone = requestedZone && isTimeZone(requestedZone) ? requestedZone : open.calendar.timezone;
       const type =
         pickEventType(open, request.query.get('type')) ?? (open.eventTypes[0] as OpenLink['eventTypes'][0]);
       const now = host.clock.now();
-      const fromText = request.query.get('from');
-      const from = fromText && !Number.isNaN(Date.parse(fromText)) ? new Date(fromText) : now;
       const until = new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
-      const page = await linkSlots(sql, open, type, from, until, now);
+      const page = await linkSlots(sql, open, type, from ?? now, until, now);
       const last = page.slots.at(-1);
       return renderBookingPage(
         {
@@ -185,21 +210,22 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     const slug = request.params.slug as string;
     const zone = request.query.get('tz') ?? undefined;
     if (zone !== undefined && !isTimeZone(zone)) {
-      return problem(400, 'validation_failed', 'tz is not an IANA time zone.', request.requestId);
+      return problem('validation_failed', 'tz is not an IANA time zone.', request.requestId, {
+        pointer: '/query/tz',
+      });
     }
-    const bad = ['from', 'to'].find((name) => {
-      const value = request.query.get(name);
-      return value !== null && Number.isNaN(Date.parse(value));
-    });
-    if (bad) return problem(400, 'validation_failed', `${bad} must be an ISO 8601 time.`, request.requestId);
+    const range = checkSlotRange(request.query, host.clock.now());
+    if ('parameter' in range) {
+      return problem('validation_failed', range.message, request.requestId, {
+        pointer: `/query/${range.parameter}`,
+      });
+    }
     const answer = await withLink(slug, secret, async (open, sql) => {
       const type = pickEventType(open, request.query.get('event_type_id'));
       if (!type) return 'no_type' as const;
       const now = host.clock.now();
-      const from = request.query.get('from') ? new Date(request.query.get('from') as string) : now;
-      const to = request.query.get('to')
-        ? new Date(request.query.get('to') as string)
-        : new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
+      const from = range.from ?? now;
+      const to = range.to ?? new Date(now.getTime() + open.link.booking_window_days * DAY_MS);
       const found = await linkSlots(sql, open, type, from, to, now);
       const shown = zone ?? open.calendar.timezone;
       const format = new Intl.DateTimeFormat('en-CA', {
@@ -233,9 +259,12 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
         next_from: found.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
       };
     });
-    if (answer === undefined) return problem(404, 'not_found', 'No such booking link.', request.requestId);
-    if (answer === 'no_type')
-      return problem(400, 'validation_failed', 'Not an event type of this link.', request.requestId);
+    if (answer === undefined) return problem('not_found', 'No such booking link.', request.requestId);
+    if (answer === 'no_type') {
+      return problem('validation_failed', 'Not an event type of this link.', request.requestId, {
+        pointer: '/query/event_type_id',
+      });
+    }
     return json(200, answer);
   };
 
@@ -245,10 +274,10 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     const isForm = type === 'application/x-www-form-urlencoded';
     const nonce = randomBytes(16).toString('base64');
     if (!isForm && type !== 'application/json') {
-      return problem(415, 'unsupported_media_type', 'Send application/json.', request.requestId);
+      return problem('unsupported_media_type', 'Send application/json.', request.requestId);
     }
     if (isForm && crossSite(request, host.publicBaseUrl)) {
-      return problem(403, 'forbidden', 'A booking form must be sent from its own page.', request.requestId);
+      return problem('forbidden', 'A booking form must be sent from its own page.', request.requestId);
     }
     const text = new TextDecoder().decode(request.body);
     let fields: Record<string, unknown>;
@@ -259,9 +288,9 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
         throw new Error('not an object');
     } catch {
-      return problem(400, 'bad_request', 'The body is not a JSON object.', request.requestId);
+      return problem('bad_request', 'The body is not a JSON object.', request.requestId);
     }
-    const parsed = checkEmailText(fields);
+    const parsed = checkEmailText(fields, host.clock.now());
     const id = host.ids.uuid();
     let outcome:
       | { locale: Locale; result: BookingRow | BookingRefusal; page?: () => Promise<Answer> }
@@ -289,6 +318,7 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
           id,
           organizerEmail: open.calendar.notification_email ?? ownerEmail,
           icsDomain: ICS_DOMAIN,
+          caps,
         });
         return { locale, result };
       });
@@ -299,7 +329,7 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
     if (outcome === undefined) {
       return isForm
         ? html(404, renderUnavailable(visitorLocale(request), nonce), nonce)
-        : problem(404, 'not_found', 'No such booking link.', request.requestId);
+        : problem('not_found', 'No such booking link.', request.requestId);
     }
     const { locale, result } = outcome;
     if ('id' in result) {
@@ -315,17 +345,7 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
         },
       });
     }
-    const words = TEXT[locale];
-    const refusal = {
-      gone: [404, 'not_found', 'No such booking link.'],
-      slot_taken: [409, 'slot_taken', words.taken],
-      email_bound: [403, 'email_binding_required', words.emailBound],
-      invalid: [
-        400,
-        'validation_failed',
-        result.kind === 'invalid' ? `${result.field}: ${result.message}` : words.invalid,
-      ],
-    }[result.kind] as [number, string, string];
+    const answer = refusalAnswer(result, TEXT[locale], request.requestId);
     if (isForm) {
       // Back to the page with the visitor's answers and the reason (a gone link shows the plain 404 page).
       if (result.kind === 'gone') return html(404, renderUnavailable(locale, nonce), nonce);
@@ -338,11 +358,12 @@ export function bookingRoutes(host: DomainHost, limits = DEFAULT_BOOKING_RATE_LI
           query: new URLSearchParams({ tz: values.timezone ?? '', type: values.event_type_id ?? '' }),
         },
         secret,
-        { values, error: refusal[2] },
+        { values, error: answer.reason },
       );
-      return { ...again, status: again.status === 200 ? refusal[0] : again.status };
+      if (again.status !== 200) return again;
+      return { ...again, status: answer.status, headers: { ...again.headers, ...answer.headers } };
     }
-    return problem(refusal[0], refusal[1], refusal[2], request.requestId);
+    return answer;
   };
 
   const readRoute = (

@@ -6,7 +6,7 @@ export const CALENDAR_COLUMNS = `id, organization_id, name, slug, color, is_acti
 export const LINK_COLUMNS = `id, organization_id, installation_id, calendar_id, template_id, slug, access_mode, secret_sha256,
   secret_issued_at, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,
   one_time_use, status, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
-  min_notice_minutes, slot_limit, rules_json, context, booked_at, revoked_at, created_at, updated_at`;
+  min_notice_minutes, slot_limit, rules_json, context, booked_at, revoked_at, created_at, updated_at, bookings_per_hour`;
 export const TEMPLATE_COLUMNS = `id, calendar_id, name, slug_base, default_title, default_intro, default_valid_days,
   default_one_time_use, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
   min_notice_minutes, slot_limit, status, created_at, updated_at`;
@@ -17,6 +17,7 @@ export const BOOKING_COLUMNS = `id, calendar_id, link_id, event_type_id, title, 
   blocked_until, status, sequence, cancelled_reason, cancelled_at, created_at, updated_at`;
 
 // Every statement of the calendar domain, PostgreSQL text with $n parameters, named for prepared plans.
+// A list stops at 500 rows (CALENDAR_LIST_MAX in the contracts).
 // Column lists are interpolated once, at module load; the row types are beside their handlers.
 
 export const availabilityList: SqlStatement = {
@@ -91,6 +92,25 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 returning ${BOOKING_COLUMNS}`,
 };
 
+// One public booking of an organization at a time: the caps below count, then the booking is inserted,
+// and a second process must not count before the first committed (the lock ends with the transaction).
+export const pageBookingLock: SqlStatement = {
+  name: 'calendar.page.booking_lock',
+  text: `select pg_advisory_xact_lock(hashtextextended('calendar.public_booking:' || $1::text, 0))`,
+};
+
+// What public pages booked for the organization since $3: bookings, of them through link $2, and the mails
+// they staged (the booker's, and the organizer's copy when there is an organizer address).
+export const pageRecentBookings: SqlStatement = {
+  name: 'calendar.page.recent_bookings',
+  text: `select count(*)::int as organization_bookings,
+  count(*) filter (where link_id = $2)::int as link_bookings,
+  coalesce(sum(case when organizer_email is null then 1 else 2 end), 0)::int as organization_mails,
+  min(created_at) as organization_oldest,
+  min(created_at) filter (where link_id = $2) as link_oldest
+from calendar_bookings where organization_id = $1 and link_id is not null and created_at > $3`,
+};
+
 export const bookingBusy: SqlStatement = {
   name: 'calendar.booking.busy',
   text: `select blocked_from, blocked_until from calendar_bookings
@@ -100,7 +120,7 @@ where organization_id = $1 and calendar_id = $2 and status <> 'cancelled'
 
 export const calendarList: SqlStatement = {
   name: 'calendar.calendar.list',
-  text: `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 order by created_at, id`,
+  text: `select ${CALENDAR_COLUMNS} from calendar_calendars where organization_id = $1 order by created_at, id limit 500`,
 };
 
 export const calendarInsert: SqlStatement = {
@@ -143,7 +163,7 @@ export const eventTypeList: SqlStatement = {
   name: 'calendar.event_type.list',
   text: `select ${EVENT_TYPE_COLUMNS} from calendar_event_types
 where organization_id = $1 and ($2::uuid is null or calendar_id = $2) and ($3 or status = 'active')
-order by created_at, id`,
+order by created_at, id limit 500`,
 };
 
 export const eventTypeInsert: SqlStatement = {
@@ -191,7 +211,7 @@ export const linkUpdate: SqlStatement = {
   text: `update calendar_booking_links set title = $3, recipient_email = $4, recipient_name = $5,
   recipient_account_id = $6, project_id = $7, valid_until = $8, one_time_use = $9, allowed_event_type_ids = $10,
   email_binding_required = $11, phone_required = $12, booking_window_days = $13, min_notice_minutes = $14,
-  slot_limit = $15, rules_json = $16, context = $17, status = 'active', updated_at = $18
+  slot_limit = $15, rules_json = $16, context = $17, status = 'active', updated_at = $18, bookings_per_hour = $19
 where organization_id = $1 and id = $2 returning ${LINK_COLUMNS}`,
 };
 
@@ -200,9 +220,9 @@ export const linkInsert: SqlStatement = {
   text: `insert into calendar_booking_links (id, organization_id, installation_id, calendar_id, template_id, slug,
   access_mode, title, intro, recipient_email, recipient_name, recipient_account_id, project_id, valid_until,
   one_time_use, allowed_event_type_ids, email_binding_required, phone_required, booking_window_days,
-  min_notice_minutes, slot_limit, rules_json, context, created_at, updated_at)
+  min_notice_minutes, slot_limit, rules_json, context, created_at, updated_at, bookings_per_hour)
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23,
-  $24, $24)
+  $24, $24, $25)
 returning ${LINK_COLUMNS}`,
 };
 
@@ -214,7 +234,7 @@ export const linkFind: SqlStatement = {
 export const templateList: SqlStatement = {
   name: 'calendar.template.list',
   text: `select ${TEMPLATE_COLUMNS} from calendar_link_templates
-where organization_id = $1 and ($2::text is null or status = $2) order by created_at, id`,
+where organization_id = $1 and ($2::text is null or status = $2) order by created_at, id limit 500`,
 };
 
 export const templateInsert: SqlStatement = {

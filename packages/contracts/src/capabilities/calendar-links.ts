@@ -1,9 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { DisplayText, NullableDisplayText } from '../schemas/display-text.js';
+import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { FreeObject, Nullable, NullableText, Timestamp, Uuid } from '../schemas/primitives.js';
-import { CalendarSlug } from './calendar.js';
+import { CALENDAR_LIST_MAX, CalendarSlug } from './calendar.js';
 import { Count, Input, OneOf, Output } from './common.js';
 import { defineCapability } from './types.js';
+
+/** Event types one link or template offers. */
+const ALLOWED_EVENT_TYPES_MAX = 50;
 
 /** Validity and booking windows: 1 to 365 days. */
 const Days = () => Type.Integer({ minimum: 1, maximum: 365 });
@@ -13,7 +16,7 @@ const Days = () => Type.Integer({ minimum: 1, maximum: 365 });
  * what the booker must give, how far ahead and how soon a slot may be, and how many slots are offered.
  */
 const BookingRules = () => ({
-  allowed_event_type_ids: Type.Optional(Type.Array(Uuid())),
+  allowed_event_type_ids: Type.Optional(Type.Array(Uuid(), { maxItems: ALLOWED_EVENT_TYPES_MAX })),
   email_binding_required: Type.Optional(Type.Boolean()),
   phone_required: Type.Optional(Type.Boolean()),
   booking_window_days: Type.Optional(Days()),
@@ -43,7 +46,7 @@ export const calendarBookingLinkTemplateManage = defineCapability({
     name: Type.Optional(DisplayText(1, 160)),
     slug_base: Type.Optional(CalendarSlug()),
     default_title: Type.Optional(DisplayText(1, 240)),
-    default_intro: Type.Optional(NullableText(4000)),
+    default_intro: Type.Optional(NullableMultilineText(4000)),
     default_valid_days: Type.Optional(Days()),
     default_one_time_use: Type.Optional(Type.Boolean()),
     status: Type.Optional(OneOf(['active', 'paused', 'archived'])),
@@ -52,7 +55,7 @@ export const calendarBookingLinkTemplateManage = defineCapability({
   output_schema: Output({
     operation: OneOf(TEMPLATE_OPERATIONS),
     template: Type.Optional(FreeObject()),
-    templates: Type.Optional(Type.Array(FreeObject())),
+    templates: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
   }),
 });
@@ -106,15 +109,18 @@ export const calendarBookingLinkManage = defineCapability({
     one_time_use: Type.Optional(Type.Boolean()),
     status: Type.Optional(OneOf(['active', 'expired', 'revoked', 'booked'])),
     ...BookingRules(),
+    // Not in the spec: how many bookings this link takes per hour (null: the gateway's default;
+    // docs/calendar.md, "Caps"). The organization's caps hold whatever a link says.
+    bookings_per_hour: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000 }))),
     rules_json: Type.Optional(FreeObject()),
     context: Type.Optional(FreeObject()),
   }),
   output_schema: Output({
     operation: OneOf(LINK_OPERATIONS),
     link: Type.Optional(FreeObject()),
-    links: Type.Optional(Type.Array(FreeObject())),
+    links: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     context: Type.Optional(Nullable(FreeObject())),
-    contexts: Type.Optional(Type.Array(FreeObject())),
+    contexts: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
     url_path: Type.Optional(Nullable(Type.String())),
     secret_redacted: Type.Optional(Type.Boolean()),

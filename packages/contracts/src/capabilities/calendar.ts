@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { DisplayText } from '../schemas/display-text.js';
+import {
+  DisplayText,
+  MultilineText,
+  NullableDisplayText,
+  NullableMultilineText,
+} from '../schemas/display-text.js';
 import {
   CALENDAR_SLUG_PATTERN,
   FreeObject,
@@ -17,6 +22,14 @@ export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?
 /** Calendar slugs: lowercase letters, digits, `-`, starting with a letter or digit, max 96 characters. */
 export const CalendarSlug = () =>
   Type.String({ minLength: 1, maxLength: 96, pattern: CALENDAR_SLUG_PATTERN });
+
+/**
+ * The longest answers of the calendar's list operations (the statements stop there; docs/calendar.md):
+ * bookings and calendars, event types, templates and links of one organization.
+ */
+export const CALENDAR_LIST_MAX = 500;
+/** Weekly availability rules of one calendar: seven days with up to ten windows each. */
+export const AVAILABILITY_RULES_MAX = 70;
 
 /** The `operation` values of each *.manage capability (input and output carry the same set). */
 const AVAILABILITY_OPERATIONS = ['get', 'replace'] as const;
@@ -45,12 +58,13 @@ export const calendarAvailabilityManage = defineCapability({
           end_time: Type.String({ pattern: TIME_OF_DAY_PATTERN }),
           timezone: Type.Optional(Text(1, 80)),
         }),
+        { maxItems: AVAILABILITY_RULES_MAX },
       ),
     ),
   }),
   output_schema: Output({
     operation: OneOf(AVAILABILITY_OPERATIONS),
-    rules: Type.Array(FreeObject()),
+    rules: Type.Array(FreeObject(), { maxItems: AVAILABILITY_RULES_MAX }),
     count: Count(),
     calendar_id: Type.Optional(Nullable(Uuid())),
   }),
@@ -75,16 +89,16 @@ export const calendarBookingManage = defineCapability({
     to: Type.Optional(Timestamp()),
     include_cancelled: Type.Optional(Type.Boolean()),
     title: Type.Optional(DisplayText(1, 240)),
-    notes: Type.Optional(NullableText(2000)),
+    notes: Type.Optional(NullableMultilineText(2000)),
     start_at: Type.Optional(Timestamp()),
     end_at: Type.Optional(Timestamp()),
     status: Type.Optional(OneOf(['confirmed', 'cancelled', 'no_show'])),
-    cancelled_reason: Type.Optional(Type.String({ maxLength: 500 })),
+    cancelled_reason: Type.Optional(MultilineText(500)),
   }),
   output_schema: Output({
     operation: OneOf(BOOKING_OPERATIONS),
     booking: Type.Optional(FreeObject()),
-    bookings: Type.Optional(Type.Array(FreeObject())),
+    bookings: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
   }),
 });
@@ -108,7 +122,7 @@ export const calendarCalendarManage = defineCapability({
     calendar_id: Type.Optional(Uuid()),
     name: Type.Optional(DisplayText(1, 160)),
     slug: Type.Optional(CalendarSlug()),
-    color: Type.Optional(NullableText(32)),
+    color: Type.Optional(NullableDisplayText(32)),
     is_active: Type.Optional(Type.Boolean()),
     // Not in the spec (docs/decisions.md, "calendar"): the zone availability rules default to, the
     // booking page's language, who gets the organization's copy of booking mail, and the length of
@@ -121,7 +135,7 @@ export const calendarCalendarManage = defineCapability({
   output_schema: Output({
     operation: OneOf(CALENDAR_OPERATIONS),
     calendar: Type.Optional(FreeObject()),
-    calendars: Type.Optional(Type.Array(FreeObject())),
+    calendars: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
   }),
 });
@@ -153,15 +167,15 @@ export const calendarEventTypeManage = defineCapability({
     duration_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 720 })),
     buffer_before_minutes: Type.Optional(BufferMinutes()),
     buffer_after_minutes: Type.Optional(BufferMinutes()),
-    location: Type.Optional(NullableText(500)),
-    meeting_url: Type.Optional(Nullable(Type.String({ maxLength: 2000, pattern: '^https://' }))),
-    description: Type.Optional(NullableText(4000)),
+    location: Type.Optional(NullableDisplayText(500)),
+    meeting_url: Type.Optional(Nullable(Type.String({ maxLength: 2000, pattern: '^https://[^\\s"]*$' }))),
+    description: Type.Optional(NullableMultilineText(4000)),
     include_archived: Type.Optional(Type.Boolean()),
   }),
   output_schema: Output({
     operation: OneOf(EVENT_TYPE_OPERATIONS),
     event_type: Type.Optional(FreeObject()),
-    event_types: Type.Optional(Type.Array(FreeObject())),
+    event_types: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
   }),
 });

@@ -1,0 +1,66 @@
+import { type ErrorCode, errorCodes, errorEnvelope, isErrorCode } from '@agw/contracts';
+import type { PublicResponse } from '../domain.js';
+
+/** The booking API's own codes (published before the gateway's table had them; kept for clients). */
+type BookingCode = 'slot_taken' | 'email_binding_required';
+const BOOKING_STATUS: Record<BookingCode, number> = { slot_taken: 409, email_binding_required: 403 };
+
+/** A JSON answer that no cache keeps. */
+export function json(status: number, body: unknown, extra: Record<string, string> = {}): PublicResponse {
+  return { status, headers: { 'cache-control': 'no-store', ...extra }, body };
+}
+
+/**
+ * A refusal in the spec's error envelope. `audit_id` is the request id: the gateway's request log line
+ * under that id records the answer (status and error code); a refusal a route answers itself writes no
+ * audit row. A wait is given as `retry_after_seconds` and `Retry-After` together; a bad field or query
+ * parameter as `schema_pointer` (`/body/<field>`, `/query/<parameter>`) and one detail.
+ */
+export function problem(
+  code: ErrorCode | BookingCode,
+  message: string,
+  requestId: string,
+  options: { readonly pointer?: string; readonly retryAfterSeconds?: number } = {},
+): PublicResponse {
+  const { pointer, retryAfterSeconds } = options;
+  const extra = {
+    ...(pointer === undefined
+      ? {}
+      : { schemaPointer: pointer, details: [{ schema_pointer: pointer, keyword: 'calendar', message }] }),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  };
+  const body = isErrorCode(code)
+    ? errorEnvelope(code, { auditId: requestId, message, ...extra })
+    : {
+        error: {
+          code,
+          message,
+          retryable: false,
+          audit_id: requestId,
+          ...(pointer === undefined ? {} : { schema_pointer: pointer, details: extra.details }),
+        },
+      };
+  const status = isErrorCode(code) ? errorCodes[code].status : BOOKING_STATUS[code];
+  const wait = isErrorCode(code)
+    ? (body as { error: { retry_after_seconds?: number } }).error.retry_after_seconds
+    : undefined;
+  return json(status, body, wait === undefined ? {} : { 'retry-after': String(wait) });
+}
+
+/** An HTML page under a nonce-only CSP. */
+export function html(status: number, body: string, nonce: string, extra: Record<string, string> = {}) {
+  return {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      // The secret is in the path: never hand it to another site (same-origin still sends Origin).
+      // connect-src 'self': the page's script reads the link's own /slots.
+      'referrer-policy': 'same-origin',
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'x-robots-tag': 'noindex',
+      ...extra,
+    },
+    body,
+  } satisfies PublicResponse;
+}
