@@ -114,14 +114,16 @@ export function defineCapabilityHandler<Input, Output>(
 /**
  * Thrown by a handler when the run cannot proceed for a reason the caller should see (not a fault).
  * `validation_failed` carries the violations: the first one's pointer becomes the envelope's
- * `schema_pointer`, all of them its `details[]`.
+ * `schema_pointer`, all of them its `details[]`. `dependency_unavailable` (retryable) says when to try
+ * again in `retryAfterSeconds`, e.g. a rendering that ran past its time budget.
  */
 export class CapabilityError extends Error {
   override readonly name = 'CapabilityError';
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'validation_failed',
+    readonly code: 'not_found' | 'conflict' | 'validation_failed' | 'dependency_unavailable',
     message: string,
     readonly violations: readonly CapabilityViolation[] = [],
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -1,7 +1,13 @@
 export { analyticsDomain } from './analytics/index.js';
 export { assistDomain } from './assist/index.js';
 export { documentQueryText, documentQueryValues } from './billing/document-query.js';
-export { billingDomain, billingHandlers } from './billing/index.js';
+export {
+  type BillingDomainOptions,
+  billingDomain,
+  billingHandlers,
+  createBillingDomain,
+} from './billing/index.js';
+export type { RenderPoolOptions } from './billing/outputs/render-pool.js';
 export type { ValidationError, ValidationReport } from './billing/outputs/rendering.js';
 export {
   detectEInvoiceKind,

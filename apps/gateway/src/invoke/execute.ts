@@ -91,6 +91,7 @@ function handlerRefusal(thrown: unknown): GatewayError {
       ...(first === undefined
         ? {}
         : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),
+      ...(thrown.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: thrown.retryAfterSeconds }),
       cause: thrown,
     });
   }

@@ -16,6 +16,7 @@ import { billingItemSaveHandler } from './item-save.js';
 import { billingItemSearchHandler } from './item-search.js';
 import { billingMigrations } from './migrations.js';
 import { billingOutputHandlers, billingOutputMigrations } from './outputs/index.js';
+import { type RenderPoolOptions, useRenderPool } from './outputs/render-pool.js';
 import { billingPaymentListHandler } from './payment-list.js';
 import { billingPaymentRecordHandler } from './payment-record.js';
 import { billingProfileSaveHandler } from './profile-save.js';
@@ -45,12 +46,25 @@ export const billingHandlers: readonly CapabilityHandler<never>[] = [
   ...billingOutputHandlers,
 ] as readonly CapabilityHandler<never>[];
 
+/** Options of {@link createBillingDomain}. */
+export interface BillingDomainOptions {
+  /** The render pool's time budget and threads (else BILLING_RENDER_TIMEOUT_MS, BILLING_RENDER_THREADS). */
+  readonly rendering?: RenderPoolOptions;
+}
+
 /**
  * `billing`: quote to cash — accounts, items, documents with EN 16931 totals, numbers, payments,
- * reminders — and the documents' PDF, XRechnung and Factur-X, archived and sent.
+ * reminders — and the documents' PDF, XRechnung and Factur-X, archived and sent. Started in a gateway,
+ * it holds the render pool (outputs/render-pool.ts) and ends its threads on stop.
  */
-export const billingDomain: CapabilityDomain = {
-  name: 'billing',
-  handlers: billingHandlers,
-  migrations: [...billingMigrations, ...billingOutputMigrations],
-};
+export function createBillingDomain(options: BillingDomainOptions = {}): CapabilityDomain {
+  return {
+    name: 'billing',
+    handlers: billingHandlers,
+    migrations: [...billingMigrations, ...billingOutputMigrations],
+    start: () => ({ stop: useRenderPool(options.rendering) }),
+  };
+}
+
+/** The billing domain with the render pool's settings from the environment. */
+export const billingDomain: CapabilityDomain = createBillingDomain();

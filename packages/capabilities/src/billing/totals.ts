@@ -1,3 +1,4 @@
+import { MAX_MONEY_AMOUNT } from '@agw/contracts';
 import type Decimal from 'decimal.js';
 import { CapabilityError } from '../define.js';
 import { minorUnits, money, roundTo } from './money.js';
@@ -135,6 +136,20 @@ function refuse(pointer: string, message: string): never {
   ]);
 }
 
+/**
+ * Refuses an amount past the contracts' money bound (10^12): quantity × unit price is within each
+ * one's own bound yet may reach 10^21, which the numeric(20,6) columns (at most 10^14) cannot hold. A
+ * line or total within 10^12 can be stored, summed with payments and credits, and paid in one payment.
+ */
+function requireStorable(amount: Decimal, pointer: string, what: string): void {
+  if (amount.greaterThan(MAX_MONEY_AMOUNT)) {
+    refuse(
+      pointer,
+      `${what} ${amount.toFixed()} exceeds the largest amount a document holds, ${MAX_MONEY_AMOUNT}`,
+    );
+  }
+}
+
 /** Refuses an amount with more digits than the currency has. */
 function amountIn(value: number | string | undefined, currency: string, pointer: string): Decimal {
   const amount = money(value ?? 0);
@@ -157,6 +172,7 @@ export function computeTotals(input: TotalsInput): Totals {
   const fixed = (value: Decimal) => value.toFixed(digits);
   const lines = input.lines.map((line, index) => {
     const gross = roundTo(money(line.quantity).times(money(line.unit_price)), currency);
+    requireStorable(gross, `/params/lines/${index}`, 'quantity × unit_price =');
     const discount = amountIn(line.discount_amount, currency, `/params/lines/${index}/discount_amount`);
     if (discount.greaterThan(gross)) {
       refuse(`/params/lines/${index}/discount_amount`, `must not exceed the line amount ${fixed(gross)}`);
@@ -232,6 +248,8 @@ export function computeTotals(input: TotalsInput): Totals {
   const discountTotal = lineDiscounts.plus(documentDiscounts);
   const net = subtotal.minus(discountTotal);
   const tax = [...groups.values()].reduce((sum, group) => sum.plus(group.tax), money(0));
+  requireStorable(subtotal, '/params/lines', 'the sum of the lines');
+  requireStorable(net.plus(tax), '/params/lines', 'the total with VAT');
   return {
     currency,
     lines: lines.map((line) => ({

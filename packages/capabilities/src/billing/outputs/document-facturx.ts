@@ -2,7 +2,8 @@ import { defineCapabilityHandler } from '../../define.js';
 import { billingContract } from '../common.js';
 import { archivedRendering } from './archive.js';
 import { invoiceToExport } from './issued.js';
-import { renderFacturX } from './render.js';
+import { renderInPool } from './render-pool.js';
+import { listedWarnings } from './warnings.js';
 
 /**
  * `billing.document.facturx`: the PDF/A-3b of an issued invoice or credit note with its CII XML
@@ -13,7 +14,7 @@ export const billingDocumentFacturxHandler = defineCapabilityHandler<{ document_
   async handle(input, ctx) {
     const stored = await invoiceToExport(ctx, input.document_id, 'Factur-X');
     const { rendering, archive } = await archivedRendering(ctx, stored, 'facturx', () =>
-      renderFacturX(stored),
+      renderInPool('facturx', stored),
     );
     const { validation, fields } = rendering.details;
     return {
@@ -23,7 +24,7 @@ export const billingDocumentFacturxHandler = defineCapabilityHandler<{ document_
       pdf_base64: rendering.bytes.toString('base64'),
       archive,
       ...fields,
-      warnings: validation?.warnings ?? [],
+      warnings: listedWarnings(validation),
       validation: validation ?? null,
     };
   },

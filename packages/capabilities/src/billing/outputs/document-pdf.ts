@@ -2,7 +2,7 @@ import { defineCapabilityHandler } from '../../define.js';
 import { billingContract } from '../common.js';
 import { archivedRendering } from './archive.js';
 import { documentToRender } from './issued.js';
-import { renderPdf } from './render.js';
+import { renderInPool } from './render-pool.js';
 
 /**
  * `billing.document.pdf`: the PDF/A-3b of any document. An issued one is archived on first call and
@@ -12,7 +12,9 @@ export const billingDocumentPdfHandler = defineCapabilityHandler<{ document_id: 
   contract: billingContract('billing.document.pdf'),
   async handle(input, ctx) {
     const stored = await documentToRender(ctx, input.document_id);
-    const { rendering, archive } = await archivedRendering(ctx, stored, 'pdf', () => renderPdf(stored));
+    const { rendering, archive } = await archivedRendering(ctx, stored, 'pdf', () =>
+      renderInPool('pdf', stored),
+    );
     return {
       filename: rendering.filename,
       mime_type: 'application/pdf',

@@ -7,7 +7,7 @@ import { archivedRendering } from './archive.js';
 import { deliveryRecord } from './delivery.js';
 import { deliveryMail } from './delivery-mail.js';
 import { documentToRender } from './issued.js';
-import { renderFacturX, renderPdf, renderXRechnung } from './render.js';
+import { renderInPool } from './render-pool.js';
 import type { OutputFormat, Rendering } from './rendering.js';
 import { type DeliveryRow, insertDelivery, markSent, selectAccountFormat } from './sql.js';
 
@@ -42,9 +42,9 @@ export const billingDocumentSendHandler = defineCapabilityHandler<SendInput, unk
     const renderings: Rendering[] = [];
     const archived = async (kind: OutputFormat, render: () => Promise<Rendering>) =>
       renderings.push((await archivedRendering(ctx, stored, kind, render)).rendering);
-    if (format === 'facturx') await archived('facturx', () => renderFacturX(stored));
-    else await archived('pdf', () => renderPdf(stored));
-    if (format === 'xrechnung') await archived('xrechnung', () => renderXRechnung(stored));
+    if (format === 'facturx') await archived('facturx', () => renderInPool('facturx', stored));
+    else await archived('pdf', () => renderInPool('pdf', stored));
+    if (format === 'xrechnung') await archived('xrechnung', () => renderInPool('xrechnung', stored));
 
     const { subject, text } = deliveryMail(stored, input.message);
     await ctx.mail.stage({

@@ -2,7 +2,8 @@ import { defineCapabilityHandler } from '../../define.js';
 import { billingContract } from '../common.js';
 import { archivedRendering } from './archive.js';
 import { invoiceToExport } from './issued.js';
-import { renderXRechnung } from './render.js';
+import { renderInPool } from './render-pool.js';
+import { listedWarnings } from './warnings.js';
 
 /**
  * `billing.document.xrechnung`: XRechnung 3.0 (UBL Invoice or CreditNote) of an issued invoice or
@@ -13,7 +14,7 @@ export const billingDocumentXrechnungHandler = defineCapabilityHandler<{ documen
   async handle(input, ctx) {
     const stored = await invoiceToExport(ctx, input.document_id, 'XRechnung');
     const { rendering, archive } = await archivedRendering(ctx, stored, 'xrechnung', () =>
-      renderXRechnung(stored),
+      renderInPool('xrechnung', stored),
     );
     const { validation, fields } = rendering.details;
     return {
@@ -23,7 +24,7 @@ export const billingDocumentXrechnungHandler = defineCapabilityHandler<{ documen
       xml_base64: rendering.bytes.toString('base64'),
       archive,
       ...fields,
-      warnings: validation?.warnings ?? [],
+      warnings: listedWarnings(validation),
       validation: validation ?? null,
     };
   },

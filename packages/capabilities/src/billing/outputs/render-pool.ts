@@ -1,0 +1,162 @@
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import { CapabilityError } from '../../define.js';
+import type { RenderJob, RenderOutcome } from './render-worker.js';
+import type { Rendering } from './rendering.js';
+import type { EInvoiceSource } from './xml/index.js';
+
+/**
+ * PDF rendering, XML writing and the XSD/Schematron checks of a 250-line document take seconds of CPU:
+ * on the event loop they stopped every other request (issue 26, finding 1). They run in a pool of worker
+ * threads (piscina) instead, each job with a time budget.
+ */
+
+/** How long one rendering may wait for and use a thread, unless configured otherwise. */
+export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
+
+/** Threads by default: the machine's cores less one for the event loop, at least 1, at most 4. */
+const DEFAULT_THREADS = Math.max(1, Math.min(availableParallelism() - 1, 4));
+
+/**
+ * Renderings that may wait for a thread. Each waits inside its invoke's transaction, which holds a
+ * database connection: the few that wait must leave most of the pool (10 connections) to everyone else.
+ */
+const MAX_QUEUE = 4;
+
+/** An idle thread ends after this long, and gives back its parsed rule sets (≈200 MiB). */
+const IDLE_TIMEOUT_MS = 5 * 60_000;
+
+/** The render pool's settings (billing domain options, else the environment, else the defaults). */
+export interface RenderPoolOptions {
+  /** Budget of one rendering in milliseconds, its wait for a thread included (BILLING_RENDER_TIMEOUT_MS). */
+  readonly timeoutMs?: number;
+  /** Worker threads (BILLING_RENDER_THREADS). */
+  readonly threads?: number;
+}
+
+/** An integer setting from the environment, or a one-line error naming the variable. */
+function fromEnv(name: string, minimum: number, maximum: number): number | undefined {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < minimum || value > maximum) {
+    throw new Error(
+      `${name} must be an integer ${minimum}-${maximum}, got '${raw}' (example: ${name}=${maximum === 64 ? 2 : 60000})`,
+    );
+  }
+  return value;
+}
+
+/** The settings in force: `options` over the environment over the defaults. */
+export function renderPoolSettings(options: RenderPoolOptions = {}): Required<RenderPoolOptions> {
+  return {
+    timeoutMs:
+      options.timeoutMs ?? fromEnv('BILLING_RENDER_TIMEOUT_MS', 1, 3_600_000) ?? DEFAULT_RENDER_TIMEOUT_MS,
+    threads: options.threads ?? fromEnv('BILLING_RENDER_THREADS', 1, 64) ?? DEFAULT_THREADS,
+  };
+}
+
+/**
+ * The worker's file beside this module: `render-worker.js`/`.cjs` in the built package (whichever
+ * format loaded this), `render-worker.ts` under the test runner, which a worker thread (plain Node) can
+ * only load through tsx, with the contracts resolved to their sources as in the parent.
+ */
+function workerEntry(): { filename: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  if (extname(here) !== '.ts') {
+    return { filename: join(dirname(here), `render-worker${extname(here)}`), execArgv: [] };
+  }
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return {
+    filename: join(dirname(here), 'render-worker.ts'),
+    execArgv: ['--import', tsx, '--conditions=@agw/source'],
+  };
+}
+
+// Read on first use, not on import: a bad variable fails the gateway's start (the domain's start reads
+// it), not every import of the package.
+let settings: Required<RenderPoolOptions> | undefined;
+let pool: Piscina<RenderJob, RenderOutcome> | undefined;
+let users = 0;
+
+function current(): Required<RenderPoolOptions> {
+  settings ??= renderPoolSettings();
+  return settings;
+}
+
+function started(): Piscina<RenderJob, RenderOutcome> {
+  pool ??= new Piscina<RenderJob, RenderOutcome>({
+    ...workerEntry(),
+    minThreads: 0,
+    maxThreads: current().threads,
+    maxQueue: MAX_QUEUE,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  return pool;
+}
+
+/**
+ * Takes the pool into use with `options` (the billing domain's start in a gateway) and answers the
+ * function that lets go of it: the last user's release ends the threads. Settings are per process; the
+ * last start's win. Without any start (a script, a test calling a handler) the pool starts on first use
+ * and its idle threads never keep the process alive.
+ */
+export function useRenderPool(options: RenderPoolOptions = {}): () => Promise<void> {
+  settings = renderPoolSettings(options);
+  users += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    users -= 1;
+    if (users > 0) return;
+    settings = undefined;
+    const ending = pool;
+    pool = undefined;
+    await ending?.destroy();
+  };
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Renders `format` of `stored` on a pool thread within the time budget. A document the rules refuse
+ * throws its CapabilityError as in process; a rendering past its budget (its thread is ended) or with no
+ * room in the queue is 503 `dependency_unavailable`, retryable: on a busy machine the next try may fit.
+ */
+export async function renderInPool(format: RenderJob['format'], stored: EInvoiceSource): Promise<Rendering> {
+  const { timeoutMs } = current();
+  const signal = AbortSignal.timeout(timeoutMs);
+  const threads = started();
+  if (threads.queueSize >= MAX_QUEUE) {
+    throw new CapabilityError(
+      'dependency_unavailable',
+      `Every document renderer is busy (${MAX_QUEUE} renderings waiting); try again shortly.`,
+      [],
+      5,
+    );
+  }
+  let outcome: RenderOutcome;
+  try {
+    outcome = await threads.run({ format, stored }, { signal });
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    throw new CapabilityError(
+      'dependency_unavailable',
+      `Rendering the ${format} of document ${stored.document.id} took longer than its budget of ${timeoutMs} ms and was stopped; try again later. The operator can raise the budget (BILLING_RENDER_TIMEOUT_MS).`,
+      [],
+      seconds(timeoutMs),
+    );
+  }
+  if ('refused' in outcome) {
+    const { code, message, violations } = outcome.refused;
+    throw new CapabilityError(code, message, violations);
+  }
+  const { rendering } = outcome;
+  // Bytes cross the thread boundary as a plain Uint8Array.
+  const bytes = Buffer.from(rendering.bytes.buffer, rendering.bytes.byteOffset, rendering.bytes.byteLength);
+  return { ...rendering, bytes };
+}
