@@ -8,6 +8,7 @@ import { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-do
 import { registerPublicRoutes } from './domains/public-routes.js';
 import type { DomainRoute } from './domains/services.js';
 import { errorHandler } from './http/error-handler.js';
+import { secretPathRedactor } from './http/log-path.js';
 import { notFound } from './http/not-found.js';
 import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
@@ -123,10 +124,12 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   registerPublicRoutes(router, domainRoutes);
   dependencies.extendRouter?.(router);
 
+  // Secret path segments (a booking link's) are redacted wherever the domains' routes declare them.
+  const redactPath = secretPathRedactor(domainRoutes.map(({ route }) => route.path));
   app.use(requestId(logger));
-  app.use(requestLog());
+  app.use(requestLog(redactPath));
   app.use(setSecurityHeaders());
-  app.use(errorHandler(database.knex));
+  app.use(errorHandler(database.knex, redactPath));
   app.use(notFound());
   // Holds a response that changed a key or installation until every instance dropped its cache.
   app.use(accessStateSettled());

@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { answerFailure } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { ANONYMOUS_BODY_LIMIT_BYTES } from '../http/key-before-body.js';
-import { pathWithoutSecrets } from '../http/log-path.js';
+import { headersWithoutSecrets, type PathRedactor, secretPathRedactor } from '../http/log-path.js';
 import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import type { Logger } from '../logger.js';
@@ -52,6 +52,7 @@ export function servePublicRoutesFirst(
   fallback: RequestListener,
   options: PublicDispatchOptions,
 ): RequestListener {
+  const redactPath = secretPathRedactor(routes.map(({ route }) => route.path));
   const exact = new Map<string, PublicRoute>();
   const patterns: Matcher[] = [];
   for (const { route } of routes) {
@@ -95,7 +96,7 @@ export function servePublicRoutesFirst(
       return;
     }
     const querystring = query === -1 ? '' : url.slice(query + 1);
-    serve(found.route, found.params, path, querystring, request, response, options).catch(
+    serve(found.route, found.params, path, querystring, request, response, { ...options, redactPath }).catch(
       (error: unknown) => {
         // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
         options.logger.error({ err: error }, 'response stream failed');
@@ -112,7 +113,7 @@ async function serve(
   querystring: string,
   request: IncomingMessage,
   response: ServerResponse,
-  options: PublicDispatchOptions,
+  options: PublicDispatchOptions & { readonly redactPath: PathRedactor },
 ): Promise<void> {
   const started = process.hrtime.bigint();
   const incoming = request.headers[REQUEST_ID];
@@ -148,8 +149,8 @@ async function serve(
       requestId,
       log: logOf(),
       method: request.method ?? '',
-      path: pathWithoutSecrets(path, params),
-      headers: request.headers,
+      path: options.redactPath(path),
+      headers: headersWithoutSecrets(request.headers, options.redactPath),
     });
     status = failure.status;
     errorCode = failure.code;
@@ -166,7 +167,7 @@ async function serve(
       {
         method: request.method,
         route: route.path,
-        path: sanitizeForLog(pathWithoutSecrets(path, params)).slice(0, 512),
+        path: sanitizeForLog(options.redactPath(path)).slice(0, 512),
         status,
         duration_ms: Math.round(durationMs * 100) / 100,
         error_code: errorCode,

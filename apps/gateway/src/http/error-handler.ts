@@ -6,7 +6,7 @@ import { recordAuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
 import { renderError } from './error-envelope.js';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from './gateway-error.js';
-import { pathWithoutSecrets } from './log-path.js';
+import { headersWithoutSecrets, type PathRedactor } from './log-path.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import type { GatewayState } from './state.js';
@@ -33,9 +33,10 @@ const KEPT_HEADERS = new Set(
 
 /**
  * The one place that turns errors into HTTP: every failure leaves as the contracts' error envelope
- * with the request's audit_id, and an `audit_events` row is written (awaited, bounded) for it.
+ * with the request's audit_id, and an `audit_events` row is written (awaited, bounded) for it. The path
+ * in the row and the log goes through `redactPath`, the Referer's too.
  */
-export function errorHandler(knex: Knex): Middleware<GatewayState> {
+export function errorHandler(knex: Knex, redactPath: PathRedactor): Middleware<GatewayState> {
   return async (ctx, next) => {
     try {
       await next();
@@ -45,8 +46,8 @@ export function errorHandler(knex: Knex): Middleware<GatewayState> {
         requestId: ctx.state.requestId,
         log: ctx.state.log,
         method: ctx.method,
-        path: pathWithoutSecrets(ctx.path, (ctx as { params?: Record<string, string> }).params),
-        headers: ctx.headers,
+        path: redactPath(ctx.path),
+        headers: headersWithoutSecrets(ctx.headers, redactPath),
       });
       for (const name of Object.keys(ctx.response.headers)) {
         if (!KEPT_HEADERS.has(name.toLowerCase())) ctx.remove(name);
@@ -67,7 +68,9 @@ export interface FailedRequest {
   /** The request's logger (bound to its request id). */
   readonly log: Logger;
   readonly method: string;
+  /** The path with its secrets taken out (a PathRedactor). */
   readonly path: string;
+  /** The headers with their secrets taken out (headersWithoutSecrets). */
   readonly headers: IncomingHttpHeaders;
 }
 

@@ -1,13 +1,14 @@
 import type { Middleware } from 'koa';
 import { sanitizeForLog } from '../logger.js';
-import { pathWithoutSecrets } from './log-path.js';
+import type { PathRedactor } from './log-path.js';
 import type { GatewayState } from './state.js';
 
 /**
  * Writes one structured line per request once it is answered: method, matched route, path (never the
- * query string, which could carry secrets, nor a route's `secret` parameter), status, duration and the error code if it failed.
+ * query string, which could carry secrets; `redactPath` takes out the secret segments the routes declare,
+ * matched or not), status, duration and the error code if it failed.
  */
-export function requestLog(): Middleware<GatewayState> {
+export function requestLog(redactPath: PathRedactor): Middleware<GatewayState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
@@ -19,9 +20,7 @@ export function requestLog(): Middleware<GatewayState> {
         {
           method: ctx.method,
           route: typeof route === 'string' ? route : null,
-          path: sanitizeForLog(
-            pathWithoutSecrets(ctx.path, (ctx as { params?: Record<string, string> }).params),
-          ).slice(0, 512),
+          path: sanitizeForLog(redactPath(ctx.path)).slice(0, 512),
           status: ctx.status,
           duration_ms: Math.round(durationMs * 100) / 100,
           error_code: ctx.state.errorCode,
