@@ -1,7 +1,9 @@
 // No double booking across processes: two `agw serve` on one PostgreSQL (and one Redis). 20 concurrent
 // bookings of one slot, split across both processes, make exactly one booking; the others answer
 // 409 slot_taken. 20 concurrent bookings of a one-time link, each on a different slot, make exactly
-// one booking; the link is then booked and the others answer 404. PostgreSQL only.
+// one booking; the link is then booked and the others answer 404. 20 concurrent bookings of a link that
+// takes 5 an hour, on different slots, make exactly 5: the cap is counted in the database under a lock,
+// not in either process. PostgreSQL only.
 import { randomBytes, randomUUID } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,5 +146,30 @@ describe.skipIf(!onPostgres)('calendar bookings from two gateway processes on on
     expect((await knex('calendar_booking_links').where({ id: created.link.id }).first()).status).toBe(
       'booked',
     );
+  }, 60_000);
+
+  it(`${CONCURRENT} bookings of a link that takes 5 an hour: 5 bookings, the rest 429 from either process`, async () => {
+    const link = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      title: 'Capped',
+      access_mode: 'public',
+      one_time_use: false,
+      min_notice_minutes: 0,
+      bookings_per_hour: 5,
+    });
+    const slots = await (await fetch(`${a.url}${link.url_path}/slots`)).json();
+    const answers = await postAll(
+      slots.slots.slice(0, CONCURRENT).map((slot: { start: string }, i: number) => ({
+        path: `${link.url_path}/bookings`,
+        body: { start: slot.start, name: `Capped ${i}`, email: `capped${i}@example.com` },
+      })),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
+    const refused = answers.filter((answer) => answer.status !== 201);
+    expect(refused.map((answer) => [answer.status, answer.body.error.code])).toEqual(
+      Array.from({ length: CONCURRENT - 5 }, () => [429, 'rate_limited']),
+    );
+    expect(await knex('calendar_bookings').where({ link_id: link.link.id })).toHaveLength(5);
   }, 60_000);
 });
