@@ -17,7 +17,10 @@ const pathParams = (secret: boolean) => [
 ];
 const errors = {
   '404': { description: 'Unknown, revoked, booked or expired link, or a wrong secret (all alike)' },
-  '429': { description: 'Rate limited per client address' },
+  '429': {
+    description:
+      'Rate limited per client address, or (bookings) the link’s or organization’s hourly cap; retry_after_seconds says when',
+  },
 };
 
 export function pageOpenApi(secret: boolean): Record<string, unknown> {
@@ -71,7 +74,7 @@ export function slotsOpenApi(secret: boolean): Record<string, unknown> {
           },
         },
       },
-      '400': { description: 'Bad tz, from or to' },
+      '400': { description: 'Bad tz, from or to (ISO 8601, within 400 days of now, at most 92 days apart)' },
       ...errors,
     },
   };
