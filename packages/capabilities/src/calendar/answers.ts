@@ -23,28 +23,22 @@ export function problem(
   options: { readonly pointer?: string; readonly retryAfterSeconds?: number } = {},
 ): PublicResponse {
   const { pointer, retryAfterSeconds } = options;
-  const extra = {
-    ...(pointer === undefined
-      ? {}
-      : { schemaPointer: pointer, details: [{ schema_pointer: pointer, keyword: 'calendar', message }] }),
+  const details =
+    pointer === undefined ? undefined : [{ schema_pointer: pointer, keyword: 'calendar', message }];
+  if (!isErrorCode(code)) {
+    const error = { code, message, retryable: false, audit_id: requestId };
+    return json(BOOKING_STATUS[code], {
+      error: pointer === undefined ? error : { ...error, schema_pointer: pointer, details },
+    });
+  }
+  const body = errorEnvelope(code, {
+    auditId: requestId,
+    message,
+    ...(pointer === undefined ? {} : { schemaPointer: pointer, details }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-  };
-  const body = isErrorCode(code)
-    ? errorEnvelope(code, { auditId: requestId, message, ...extra })
-    : {
-        error: {
-          code,
-          message,
-          retryable: false,
-          audit_id: requestId,
-          ...(pointer === undefined ? {} : { schema_pointer: pointer, details: extra.details }),
-        },
-      };
-  const status = isErrorCode(code) ? errorCodes[code].status : BOOKING_STATUS[code];
-  const wait = isErrorCode(code)
-    ? (body as { error: { retry_after_seconds?: number } }).error.retry_after_seconds
-    : undefined;
-  return json(status, body, wait === undefined ? {} : { 'retry-after': String(wait) });
+  });
+  const wait = body.error.retry_after_seconds;
+  return json(errorCodes[code].status, body, wait === undefined ? {} : { 'retry-after': String(wait) });
 }
 
 /** An HTML page under a nonce-only CSP. */
