@@ -3,9 +3,10 @@
 // overflow the stack, and bidi controls in event names. Each answer is checked as a sender sees it and
 // the stats as the organization's agent reads them.
 
+import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient } from './helpers/billing.js';
+import { billingClient, refusal } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { captureLog } from './helpers/log-capture.js';
@@ -265,5 +266,41 @@ describe('event names', () => {
     expect(answer.status).toBe(400);
     const error = expectEnvelope(answer.body, 'validation_failed');
     expect(error.schema_pointer).toBe('/name');
+  });
+});
+
+describe('bounded lists', () => {
+  it('an organization has at most 100 active properties, so list answers at most 100', async () => {
+    const owner = await site('many.example');
+    const [row] = await gateway.knex('analytics_properties').where({ id: owner.propertyId }).select('*');
+    await gateway.knex('analytics_properties').insert(
+      Array.from({ length: 99 }, (_, index) => ({
+        ...row,
+        id: randomUUID(),
+        name: `Site ${index}`,
+        ingestion_id: `ap_many_${index}`,
+        domains: JSON.stringify(row.domains),
+      })),
+    );
+    const refused = await refusal(
+      owner.agent.run('analytics.property.manage', {
+        operation: 'create',
+        name: 'One more',
+        domains: ['x.example'],
+      }),
+    );
+    expect([refused.status, refused.code]).toEqual([409, 'conflict']);
+    const list = await owner.agent.run('analytics.property.manage', { operation: 'list' });
+    expect(list.count).toBe(100);
+    // Archiving one makes room.
+    await owner.agent.run('analytics.property.manage', {
+      operation: 'archive',
+      property_id: owner.propertyId,
+    });
+    await owner.agent.run('analytics.property.manage', {
+      operation: 'create',
+      name: 'One more',
+      domains: ['x.example'],
+    });
   });
 });
