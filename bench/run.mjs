@@ -4,6 +4,7 @@
 // (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
 // Loopback only; every load run is bounded by --duration seconds.
 //   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
+//   node bench/run.mjs --only 'renders its'   (only the scenarios whose name contains the text)
 //   node bench/run.mjs --smoke   (CI: ~20 s on the embedded default, 1 s per scenario, no warm-up; fails
 //                                 when a scenario answers anything but 2xx; writes bench/results/smoke.*)
 // With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
@@ -33,6 +34,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     modes: { type: 'string', default: 'embedded,postgres' },
     smoke: { type: 'boolean', default: false },
+    // Only the scenarios whose name contains this text, e.g. --only 'while another organization renders'.
+    only: { type: 'string' },
   },
 });
 const smoke = args.smoke;
@@ -71,7 +74,14 @@ const cpuGroups = (pid) => ({
 });
 
 async function load(url, request, pid) {
-  const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
+  // A scenario may name its own concurrency (another tenant's steady traffic rather than a flood).
+  const options = {
+    url,
+    connections: request.connections ?? connections,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  };
   // A scenario may rewrite each request (e.g. a fresh idempotency key per request).
   if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
   if (!smoke) await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
@@ -287,10 +297,17 @@ async function echoNow(kind) {
 }
 
 async function measure(gateway, scenario, prototype) {
-  const request = await scenario.prepare(gateway.url, gateway);
+  const request = await scenario.prepare(gateway.url, { ...gateway, smoke });
   if (request.skip) return { scenario: scenario.name, skipped: request.skip };
   const before = await echoNow(scenario.baseline);
-  const measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid);
+  let measured;
+  try {
+    measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid);
+  } finally {
+    // A scenario with background work (a render loop) ends it here; what it says joins the note.
+    const said = await request.stop?.();
+    if (said) request.note = request.note ? `${request.note}; ${said}` : said;
+  }
   const after = await echoNow(scenario.baseline);
   const baseline = { requests_per_second: Math.round((before + after) / 2) };
   const ceiling = scenario.prototype === undefined ? undefined : prototype?.[scenario.prototype];
@@ -315,7 +332,12 @@ for (const mode of modes) {
   try {
     result.prototype = await measurePrototype(env);
     for (const kind of Object.keys(entries)) {
-      const selected = scenarios.filter((scenario) => (scenario.gateway ?? 'standard') === kind);
+      const selected = scenarios.filter(
+        (scenario) =>
+          (scenario.gateway ?? 'standard') === kind &&
+          (scenario.modes === undefined || scenario.modes.includes(mode)) &&
+          (args.only === undefined || scenario.name.includes(args.only)),
+      );
       if (selected.length === 0) continue;
       const database = await freshDatabase(env);
       const gateway = await startGateway(database.env, kind);

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { renderIsolationScenarios } from './render-isolation.mjs';
 
 // What the benchmark measures. Each scenario names the baseline it is compared with ('get' or 'post'
 // echo), the prototype invoke it is compared with where there is one ('read' or 'mutating') and the
@@ -128,6 +129,15 @@ export const scenarios = [
       };
     },
   },
+  // Issue 26: the same reads while another organization renders the largest billing draft in a loop.
+  ...renderIsolationScenarios({
+    healthRequest: () => ({ method: 'GET', path: '/health' }),
+    async readRequest(baseUrl, gateway) {
+      const { key } = await approvedInstallation(baseUrl, gateway.dataDir);
+      return invokeRequest(key, { id: 'core.org.current.get', params: {} });
+    },
+    freshInstallation: onboard,
+  }),
 ];
 
 function invokeRequest(key, body) {

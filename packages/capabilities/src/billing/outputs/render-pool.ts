@@ -26,6 +26,9 @@ const DEFAULT_THREADS = Math.max(1, Math.min(availableParallelism() - 1, 4));
  */
 const MAX_QUEUE = 4;
 
+/** How much lower the render threads' scheduling priority is than the event loop's (nice, 0-19). */
+const RENDER_NICENESS = 10;
+
 /** An idle thread ends after this long, and gives back its parsed rule sets (≈200 MiB). */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
@@ -94,6 +97,9 @@ function started(): Piscina<RenderJob, RenderOutcome> {
     maxThreads: current().threads,
     maxQueue: MAX_QUEUE,
     idleTimeout: IDLE_TIMEOUT_MS,
+    // Renderings yield the CPU to the event loop and the database: on a busy machine every other
+    // request is answered first, and a rendering takes longer (Linux; elsewhere ignored).
+    niceIncrement: RENDER_NICENESS,
   });
   return pool;
 }
