@@ -48,12 +48,13 @@ function refusal(
   code: ErrorCode,
   message: string,
   request: PublicRequest,
-  options: { retryAfterSeconds?: number; violations?: readonly Violation[] } = {},
+  options: { retryAfterSeconds?: number; violations?: readonly Violation[]; hint?: string } = {},
 ): PublicResponse {
-  const { retryAfterSeconds, violations } = options;
+  const { retryAfterSeconds, violations, hint } = options;
   const body = errorEnvelope(code, {
     auditId: request.requestId,
     message,
+    ...(hint === undefined ? {} : { hint }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     ...(violations === undefined
       ? {}
@@ -234,7 +235,11 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
         'dependency_unavailable',
         'Too many events of this property are waiting to be written; send them again later.',
         request,
-        { retryAfterSeconds: BACKLOG_RETRY_SECONDS },
+        {
+          retryAfterSeconds: BACKLOG_RETRY_SECONDS,
+          // The table's hint speaks of idempotency keys, which events do not have.
+          hint: 'Send the same events again after retry_after_seconds; other properties are not held up.',
+        },
       );
     }
     return answer(202, { accepted: rows.length, dropped });
