@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/bin.ts'],
+  // The e-invoice check's worker thread is a file of its own, beside bin.js.
+  entry: { bin: 'src/bin.ts', 'einvoice-worker': 'src/commands/einvoice-worker.ts' },
   format: ['esm'],
   sourcemap: true,
   clean: true,

@@ -74,7 +74,7 @@ export function createProgram(context: ProgramContext): Command {
     .option('--json', 'print the report as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ agw einvoice validate RE-2026-00001-xrechnung.xml\n  $ qpdf --show-attachment=factur-x.xml invoice.pdf > factur-x.xml && agw einvoice validate factur-x.xml --json\n\nExit codes: 0 valid, 2 unreadable or not an e-invoice, 8 an official rule is broken (the findings are printed).',
+      '\nExamples:\n  $ agw einvoice validate RE-2026-00001-xrechnung.xml\n  $ qpdf --show-attachment=factur-x.xml invoice.pdf > factur-x.xml && agw einvoice validate factur-x.xml --json\n\nFiles up to 20 MB; AGW_EINVOICE_MAX_MEMORY_MB sets the heap of the checks (megabytes).\n\nExit codes: 0 valid, 2 unreadable, over 20 MB, out of memory or not an e-invoice, 8 an official rule is broken (the findings are printed).',
     )
     .action((file: string, flags: { as?: (typeof EINVOICE_KINDS)[number]; json?: boolean }) =>
       einvoiceValidate(file, flags, context),

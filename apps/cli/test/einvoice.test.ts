@@ -1,9 +1,15 @@
 // `agw einvoice validate` as an accountant or an agent's operator uses it on a file: a valid XRechnung
 // exits 0 naming the rule sets it passed, a broken one exits 8 naming the broken rules, a file that is
-// no e-invoice exits 2 with what to do, and --json gives the report to scripts.
+// no e-invoice exits 2 with what to do, and --json gives the report to scripts. A file over 20 MB, and
+// checks that run out of memory, exit 2 with one line (issue 26, finding 9: a 50 MB file ended in a stack
+// trace and exit 1).
 
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/run-cli.js';
 
 const sample = (file: string) =>
@@ -39,4 +45,49 @@ describe('agw einvoice validate', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--as');
   });
+});
+
+/** A UBL invoice of about `megabytes` MB: the official sample with its invoice line repeated. */
+function invoiceOf(megabytes: number): string {
+  const xml = readFileSync(sample('01.01a-INVOICE_ubl.xml'), 'utf8');
+  const start = xml.indexOf('<cac:InvoiceLine>');
+  const end = xml.lastIndexOf('</cac:InvoiceLine>') + '</cac:InvoiceLine>'.length;
+  const line = xml.slice(start, end);
+  return (
+    xml.slice(0, start) + line.repeat(Math.ceil((megabytes * 1024 * 1024) / line.length)) + xml.slice(end)
+  );
+}
+
+describe('agw einvoice validate on a file too big for it', () => {
+  let folder: string;
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agw-einvoice-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  /** stderr is one line and carries no stack. */
+  const expectOneLine = (stderr: string) => {
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  };
+
+  it('refuses an invoice over 20 MB with exit 2, before reading it', async () => {
+    const file = join(folder, 'huge-invoice.xml');
+    await writeFile(file, invoiceOf(21));
+    const result = await runCli(['einvoice', 'validate', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('larger than 20 MB');
+    expectOneLine(result.stderr);
+  }, 60_000);
+
+  it('answers checks that run out of memory with exit 2 and the setting to raise', async () => {
+    const file = join(folder, 'big-invoice.xml');
+    await writeFile(file, invoiceOf(5));
+    const result = await runCli(['einvoice', 'validate', file], { AGW_EINVOICE_MAX_MEMORY_MB: '32' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ran out of memory (32 MB); raise AGW_EINVOICE_MAX_MEMORY_MB');
+    expectOneLine(result.stderr);
+  }, 60_000);
 });
