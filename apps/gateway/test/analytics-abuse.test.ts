@@ -111,7 +111,7 @@ describe('faked events', () => {
     }
     // Each check alone drops them too: a bot's agent, a foreign page (Origin, else Referer), a browser
     // that hides its page.
-    const alone = [
+    const alone: Record<string, string>[] = [
       { 'user-agent': 'curl/8.5.0' },
       { origin: 'https://evil.example' },
       { referer: 'https://evil.example/page' },
