@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 // Quote to cash over HTTP with the typed SDK: profile, bank account (operator-approved), customer,
 // item, quote → sales order → invoice, finalize (number from the profile's pattern, snapshot frozen),
 // partial payment, overpayment refused naming the balance, payment → paid; list/search; credit note,
@@ -232,6 +233,38 @@ describe('quote to cash', () => {
       billing.run('billing.payment.record', { document_id: draft.document_id, amount: 0.005 }),
     );
     expect(digits.schemaPointer).toBe('/params/amount');
+  });
+
+  it('refuses a payment past the most payments a document keeps (its read lists them all)', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      lines: [{ item_name: 'Instalments', quantity: 1, unit_price: 5000 }],
+    });
+    const { document } = await billing.run('billing.document.finalize', { document_id: draft.document_id });
+    await billing.run('billing.payment.record', { document_id: draft.document_id, amount: 1 });
+    const stored = await gateway.knex('billing_documents').where({ id: draft.document_id }).first();
+    // 999 more instalments written directly: the bound is 1000, the handler counts what is stored.
+    await gateway.knex('billing_payments').insert(
+      Array.from({ length: 999 }, () => ({
+        id: randomUUID(),
+        organization_id: stored.organization_id,
+        document_id: stored.id,
+        account_id: stored.account_id,
+        status: 'completed',
+        amount: '0.01',
+        currency: stored.currency,
+        payment_date: today,
+        created_at: new Date(),
+      })),
+    );
+    const refused = await refusal(
+      billing.run('billing.payment.record', { document_id: draft.document_id, amount: 1 }),
+    );
+    expect(refused.code).toBe('conflict');
+    expect(refused.message).toContain(`${document.number} already holds 1000 payments`);
+    const read = await billing.run('billing.document.read', { document_id: draft.document_id });
+    expect(read.payments).toHaveLength(1000);
   });
 
   it('a credit note for the full amount voids an unpaid invoice; void of a paid one is refused', async () => {

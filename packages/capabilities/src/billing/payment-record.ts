@@ -1,5 +1,6 @@
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
+import { MAX_DOCUMENT_PAYMENTS } from './bounds.js';
 import {
   billingContract,
   conflict,
@@ -14,7 +15,7 @@ import { minorUnits, money, requireMinorUnits, toNumber } from './money.js';
 import type { BillingDocumentRow, BillingPaymentRow } from './records.js';
 import { OPEN_STATUSES } from './records.js';
 import { selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
-import { insertPayment, markRemindersPaid } from './sql-payments.js';
+import { countPaymentsOfDocument, insertPayment, markRemindersPaid } from './sql-payments.js';
 
 export interface PaymentRecordInput {
   document_id: string;
@@ -30,7 +31,7 @@ export interface PaymentRecordInput {
  * concurrent payments on one invoice apply one after the other and none is lost. open → partially_paid
  * → paid (`paid_at` set when the balance reaches 0). An amount above the balance is refused naming the
  * balance (no credit is kept: record the balance, refund the rest outside); a draft, void, cancelled
- * or paid document takes no payment.
+ * or paid document takes no payment, and neither does one that holds as many payments as its read lists.
  */
 export const billingPaymentRecordHandler = defineCapabilityHandler<PaymentRecordInput, unknown>({
   contract: billingContract('billing.payment.record'),
@@ -54,6 +55,16 @@ export const billingPaymentRecordHandler = defineCapabilityHandler<PaymentRecord
       invalid(
         '/params/amount',
         `exceeds the open balance of ${balance.toFixed(minorUnits(document.currency))} ${document.currency} on invoice ${document.number}`,
+      );
+    }
+    // Counted under the document's lock, so concurrent payments cannot pass the bound together.
+    const { rows: counted } = await runStatement<{ count: number }>(ctx.sql, countPaymentsOfDocument, [
+      org,
+      document.id,
+    ]);
+    if ((counted[0]?.count ?? 0) >= MAX_DOCUMENT_PAYMENTS) {
+      conflict(
+        `Invoice ${document.number} already holds ${MAX_DOCUMENT_PAYMENTS} payments, the most a document keeps; record the rest as one payment.`,
       );
     }
     const nextBalance = balance.minus(amount);

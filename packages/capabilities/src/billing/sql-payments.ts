@@ -13,6 +13,12 @@ values ($1, $2, $3, $4, 'completed', $5, $6, $7, $8, $9, $10, $11)
 returning ${PAYMENT_COLUMNS}`,
 };
 
+/** How many payments a document has. $1 organization, $2 document. */
+export const countPaymentsOfDocument: SqlStatement = {
+  name: 'billing.payment.count_of_document',
+  text: 'select count(*)::int as count from billing_payments where organization_id = $1 and document_id = $2',
+};
+
 /** $1 organization, $2 document or null, $3 status or null, $4 limit, $5 offset. Newest first. */
 export const listPayments: SqlStatement = {
   name: 'billing.payment.list',

@@ -1,5 +1,6 @@
 import type { Sql } from '../../sql.js';
 import { runStatement } from '../../sql.js';
+import { MAX_DOCUMENT_DELIVERIES } from '../bounds.js';
 import { iso } from '../common.js';
 import { type DeliveryRow, selectDeliveries } from './sql.js';
 
@@ -19,6 +20,10 @@ export function deliveryRecord(row: DeliveryRow) {
 
 /** Every delivery of a document, oldest first. */
 export async function deliveriesOf(sql: Sql, organizationId: string, documentId: string) {
-  const { rows } = await runStatement<DeliveryRow>(sql, selectDeliveries, [organizationId, documentId]);
+  const { rows } = await runStatement<DeliveryRow>(sql, selectDeliveries, [
+    organizationId,
+    documentId,
+    MAX_DOCUMENT_DELIVERIES,
+  ]);
   return rows.map(deliveryRecord);
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineCapabilityHandler } from '../../define.js';
 import { runStatement } from '../../sql.js';
+import { MAX_DOCUMENT_DELIVERIES } from '../bounds.js';
 import { billingContract, conflict, documentRecord, invalid } from '../common.js';
 import { readDocument } from '../read-document.js';
 import { archivedRendering } from './archive.js';
@@ -9,7 +10,13 @@ import { deliveryMail } from './delivery-mail.js';
 import { documentToRender } from './issued.js';
 import { renderInPool } from './render-pool.js';
 import type { OutputFormat, Rendering } from './rendering.js';
-import { type DeliveryRow, insertDelivery, markSent, selectAccountFormat } from './sql.js';
+import {
+  countDeliveriesOfDocument,
+  type DeliveryRow,
+  insertDelivery,
+  markSent,
+  selectAccountFormat,
+} from './sql.js';
 
 interface SendInput {
   readonly document_id: string;
@@ -35,6 +42,15 @@ export const billingDocumentSendHandler = defineCapabilityHandler<SendInput, unk
       conflict(`Document ${document.id} is a draft: finalize it first (billing.document.finalize).`);
     }
     if (document.status === 'void') conflict(`Document ${document.id} is void and is not sent.`);
+    const { rows: counted } = await runStatement<{ count: number }>(ctx.sql, countDeliveriesOfDocument, [
+      ctx.organizationId,
+      document.id,
+    ]);
+    if ((counted[0]?.count ?? 0) >= MAX_DOCUMENT_DELIVERIES) {
+      conflict(
+        `Document ${document.id} was sent ${MAX_DOCUMENT_DELIVERIES} times, the most a document keeps; send its PDF from the archive (billing.document.pdf) instead.`,
+      );
+    }
     const to = input.to ?? document.counterparty_email;
     if (!to) invalid('/params/to', "is required: the document's counterparty has no email");
     const format = await formatToSend(ctx.sql, ctx.organizationId, document, input.e_invoice_format);

@@ -59,11 +59,17 @@ values ($1, $2, $3, $4, 'email', $5, $6, $7, $8::jsonb, $9)
 returning ${DELIVERY_COLUMNS}`,
 };
 
-/** $1 organization, $2 document. */
+/** $1 organization, $2 document, $3 the most a read lists. */
 export const selectDeliveries: SqlStatement = {
   name: 'billing.delivery.select_of_document',
   text: `select ${DELIVERY_COLUMNS} from billing_document_deliveries
-where organization_id = $1 and document_id = $2 order by sent_at, id`,
+where organization_id = $1 and document_id = $2 order by sent_at, id limit $3`,
+};
+
+/** How many deliveries a document has. $1 organization, $2 document. */
+export const countDeliveriesOfDocument: SqlStatement = {
+  name: 'billing.delivery.count_of_document',
+  text: 'select count(*)::int as count from billing_document_deliveries where organization_id = $1 and document_id = $2',
 };
 
 /** An open document becomes `sent`; any other keeps its status. $1 organization, $2 id, $3 now. */
