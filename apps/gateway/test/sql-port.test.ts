@@ -12,7 +12,7 @@ import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { queryAfter } from '../src/db/sql-pg-batch.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
 import { runAsTenant, runInTenantSavepoint } from '../src/db/tenant.js';
-import { runAsTenantRead, transactionAsTenant } from '../src/db/tenant-read.js';
+import { runAsTenantRead } from '../src/db/tenant-read.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
 const ORG_A = '0b7c9f7e-2a1d-4c3b-9e8f-1a2b3c4d5e6f';
@@ -210,40 +210,7 @@ describe('the SQL port on a knex transaction', () => {
     expect(outcome.after.role).not.toBe('agw_runtime');
   });
 
-  it("a free read's transaction: tenant from its first statement, nothing left on the pooled connection", async () => {
-    const { knex } = database;
-    const inside = await transactionAsTenant(knex, ORG_B, async (tenant) => {
-      const { rows } = await tenant.query<{ label: string; role: string }>(
-        'select label, current_user as role from tenant_rows order by label',
-      );
-      return rows;
-    });
-    expect(inside).toEqual([{ label: 'b', role: 'agw_runtime' }]);
-    const failed = transactionAsTenant(knex, ORG_A, async (tenant) => {
-      await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'rolled back')", [
-        ORG_A,
-      ]);
-      throw new Error('handler failed');
-    });
-    await expect(failed).rejects.toThrow('handler failed');
-    // Every pooled connection (PGlite has one) is back to the gateway's role, outside any transaction.
-    const after = await Promise.all(
-      Array.from({ length: 3 }, () =>
-        knex.raw(`select current_user as role, current_setting('agw.organization_id', true) as org,
-                    (select count(*)::int from tenant_rows where label = 'rolled back') as rolled_back`),
-      ),
-    );
-    for (const result of after) {
-      expect(result.rows[0].role).not.toBe('agw_runtime');
-      expect(result.rows[0].org ?? '').toBe('');
-      expect(result.rows[0].rolled_back).toBe(0);
-    }
-    expect(() => transactionAsTenant(knex, "x'; drop table tenant_rows; --", async () => 1)).toThrow(
-      /not a UUID/,
-    );
-  });
-
-  it("a free read's handler: every statement as the tenant, in one round trip each, nothing left behind", async () => {
+  it("a read's handler: every statement as the tenant, in one round trip each, no connection held between them, nothing left behind", async () => {
     const { knex } = database;
     const seen = await runAsTenantRead(knex, ORG_B, async (tenant) => {
       const first = await tenant.query<{ label: string; role: string }>(
@@ -256,11 +223,14 @@ describe('the SQL port on a knex transaction', () => {
         ['a'],
         { name: 'test.tenant-read.count' },
       );
-      return { first: first.rows, second: second.rows };
+      // Between its statements the read holds no connection: on PGlite, the database's one session.
+      const between = await knex.raw('select current_user as role');
+      return { first: first.rows, second: second.rows, between: between.rows[0].role !== 'agw_runtime' };
     });
     expect(seen).toEqual({
       first: [{ label: 'b', role: 'agw_runtime' }],
       second: [{ org: ORG_B, count: 0 }],
+      between: true,
     });
     const refused = runAsTenantRead(knex, ORG_A, (tenant) =>
       tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'planted')", [ORG_B]),
@@ -279,6 +249,12 @@ describe('the SQL port on a knex transaction', () => {
       expect(result.rows[0].org ?? '').toBe('');
       expect(result.rows[0].planted).toBe(0);
     }
+    // A statement the handler did not await before its run ended is not sent.
+    let kept: Sql | undefined;
+    await runAsTenantRead(knex, ORG_B, async (tenant) => {
+      kept = tenant;
+    });
+    await expect(kept?.query('select 1')).rejects.toThrow(/was not sent/);
     await expect(runAsTenantRead(knex, 'not-a-uuid', async () => 1)).rejects.toThrow(/not a UUID/);
   });
 });

@@ -1,33 +1,44 @@
-import type { Sql } from '@agw/capabilities';
+import type { Sql, SqlQueryOptions, SqlResult } from '@agw/capabilities';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { transactionOnPool } from './pool-transaction.js';
-import type { TransactionSql } from './sql-knex.js';
+import type { PGliteThread } from './pglite-thread.js';
 import { type LeadingStatement, queryAfter } from './sql-pg-batch.js';
+import { queryBetweenOnThread } from './sql-pglite.js';
 import { enterTenantText, RUNTIME_ROLE } from './tenant.js';
+
+const RUN_OVER = 'the read this statement belongs to is over; the statement was not sent';
 
 // The tenant of one statement: role and organization local to the transaction (`true`), which for a
 // statement sent in the same extended-protocol batch (one Sync) is the batch's implicit transaction.
 const ENTER_TEXT = `select set_config('role', '${RUNTIME_ROLE}', true), set_config('agw.organization_id', $1, true)`;
 
-/** The SQL port on one `pg` connection where every statement runs as `organizationId`'s runtime role. */
-function pgTenantSql(client: pg.ClientBase, organizationId: string): Sql {
-  const tenant: LeadingStatement = { text: ENTER_TEXT, values: [organizationId] };
-  return { query: (text, params, options) => queryAfter(client, [tenant], text, params, options) };
-}
+/** Sends one statement as the tenant on a connection the caller borrowed for it alone. */
+type TenantStatement = <Row>(
+  connection: unknown,
+  text: string,
+  params: readonly unknown[] | undefined,
+  options: SqlQueryOptions | undefined,
+) => Promise<SqlResult<Row>>;
 
 /**
- * Runs a free read's handler as `organizationId`'s runtime role on one pooled connection.
+ * Runs a read's handler (free or paid) as `organizationId`'s runtime role, each of its statements in a
+ * transaction of its own on a pooled connection borrowed for that statement alone: no connection is
+ * held between two statements, nor while the handler works without SQL (a large document rendering in
+ * the worker pool for seconds). Row-level security holds for each statement all the same. What one
+ * transaction around the whole handler would add for a read is nothing under READ COMMITTED: every
+ * statement takes its own snapshot there anyway.
  *
- * On PostgreSQL without BEGIN or COMMIT: each of the handler's statements travels with the tenant's
- * `set_config` in one round trip and one implicit transaction (src/db/sql-pg-batch.ts), so a
- * one-statement read is one round trip, where an explicit transaction takes three. Row-level security
- * holds for each statement all the same. What a transaction would add for a read is nothing under READ
- * COMMITTED: every statement takes its own snapshot there anyway.
+ * On PostgreSQL without BEGIN or COMMIT: each statement travels with the tenant's `set_config` in one
+ * round trip and one implicit transaction (src/db/sql-pg-batch.ts), where an explicit transaction
+ * takes three.
  *
- * On PGlite ({@link transactionAsTenant}): `begin; select set_config(…)`, the statements, `commit` —
- * calls into the same process, where a round trip costs no socket write.
+ * On PGlite the pool's one connection is the database's only session: whatever holds it, every other
+ * request waits for (/health, other organizations, the job worker). `begin; select set_config(…)`, the
+ * statement and `commit` go to the database's thread in one message ({@link queryBetweenOnThread}); a
+ * failed statement is rolled back before the session goes back to the pool.
+ *
+ * A statement sent once the run is over (one the handler did not await) is refused, not run.
  */
 export async function runAsTenantRead<T>(
   knex: Knex,
@@ -37,37 +48,44 @@ export async function runAsTenantRead<T>(
   // Checked here for both engines (enterTenantText throws on anything but a UUID).
   const enter = enterTenantText(organizationId);
   // knex-pglite's client holds its PGlite instance (src/db/knex.ts); knex's pg client has none.
-  if ((knex.client as { pglite?: PGlite }).pglite !== undefined)
-    return inTenantTransaction(knex, enter, work);
-  const connection = (await knex.client.acquireConnection()) as pg.ClientBase;
+  const send =
+    (knex.client as { pglite?: PGlite }).pglite === undefined
+      ? pgStatement([{ text: ENTER_TEXT, values: [organizationId] }])
+      : pgliteStatement(enter);
+  let over = false;
+  const sql: Sql = {
+    async query<Row>(text: string, params?: readonly unknown[], options?: SqlQueryOptions) {
+      if (over) throw new Error(RUN_OVER);
+      const connection: unknown = await knex.client.acquireConnection();
+      try {
+        return await send<Row>(connection, text, params, options);
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
+    },
+  };
   try {
-    return await work(pgTenantSql(connection, organizationId));
+    return await work(sql);
   } finally {
-    await knex.client.releaseConnection(connection);
+    over = true;
   }
 }
 
-/**
- * Runs `work` in a transaction on one pooled connection as `organizationId`'s runtime role from its
- * first statement: `begin; select set_config(…)` as one simple query, COMMIT when `work` resolves,
- * ROLLBACK when it throws; the role ends with the transaction.
- */
-export function transactionAsTenant<T>(
-  knex: Knex,
-  organizationId: string,
-  work: (sql: TransactionSql) => Promise<T>,
-): Promise<T> {
-  return inTenantTransaction(knex, enterTenantText(organizationId), work);
+function pgStatement(tenant: readonly LeadingStatement[]): TenantStatement {
+  return (connection, text, params, options) =>
+    queryAfter(connection as pg.ClientBase, tenant, text, params, options);
 }
 
-function inTenantTransaction<T>(
-  knex: Knex,
-  enter: string,
-  work: (sql: TransactionSql) => Promise<T>,
-): Promise<T> {
-  return transactionOnPool(knex, async ({ sql }) => {
-    // The pool transaction sends its BEGIN with this first statement.
-    await sql.exec(enter);
-    return work(sql);
-  });
+function pgliteStatement(enter: string): TenantStatement {
+  return async (connection, text, params) => {
+    const session = connection as PGliteThread;
+    try {
+      return await queryBetweenOnThread(session, ['begin', enter], text, params, ['commit']);
+    } catch (error) {
+      // The COMMIT was skipped: end the failed transaction before another request gets the session.
+      // A ROLLBACK fails only when the database itself is gone; the statement's error says more.
+      await session.exec('rollback').catch(() => undefined);
+      throw error;
+    }
+  };
 }

@@ -6,6 +6,7 @@ import { hashIdempotencyKey } from '../idempotency/key-hash.js';
 import { type MutationOutcome, ReleasedRefusal, StoredRefusal } from '../idempotency/run.js';
 import { answerIdempotentOnSql, type WrittenOutcome } from '../idempotency/run-sql.js';
 import { type Executed, executeCapability } from '../invoke/execute.js';
+import { runPaidRead } from '../invoke/paid-read.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { acceptJob } from '../jobs/accept.js';
@@ -29,10 +30,11 @@ export interface InvokeDependencies {
 
 /**
  * POST /mcp/invoke. Guards 1–6 (key, OTPs, approval, scopes, schema, policy) run first on the pool,
- * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed run
- * continues in one transaction: audit, billing, egress, the handler, the charge and the outcome's audit
- * record commit together, in a transaction on one pooled connection that the gateway drives itself
- * (no knex transaction). A mutating capability needs `idempotency_key` (replay: the identical body plus
+ * so a refusal or a `pending_approval` challenge is audited and committed on its own. A passed read
+ * runs audit, billing, egress and its handler on the pool, one statement at a time, then writes its
+ * outcome's audit rows (and a paid read's charge) at once. A long-running read continues in one
+ * transaction on a pooled connection that the gateway drives itself (no knex transaction): its
+ * acceptance, charge and audit records commit together. A mutating capability needs `idempotency_key` (replay: the identical body plus
  * `replayed: true`; other params: 409) and runs through `answerIdempotentOnSql`: the settle's charge and
  * audit records — a long-running one's acceptance records and its job row — are written with the
  * stored answer.
@@ -98,18 +100,17 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
   const { principal } = admission;
   const { runtime } = deps;
   const capabilityCall = { contract, handler, params: request.params };
-  // A long-running capability is accepted here and run by a job worker (src/jobs).
-  const execute = () =>
-    contract.long_running
-      ? acceptJob(runtime, admission, contract, request)
-      : executeCapability(runtime, admission, capabilityCall);
-
   if (!contract.mutating) {
-    // A free read charges nothing and changes nothing: its one write, the decision and outcome audit
-    // rows, is a single INSERT, so it runs on the pool without BEGIN/COMMIT (two round trips fewer).
-    const executed = isFreeRead(contract)
-      ? await executeCapability(runtime, admission, capabilityCall)
-      : await runtime.executor.transact(execute);
+    // A read's handler holds no connection across its run (src/db/tenant-read.ts). A free read's one
+    // write, the decision and outcome audit rows, is a single group-committed INSERT; a paid read
+    // writes its charge and audit rows in a short transaction after the handler (src/invoke/paid-read.ts).
+    // A long-running read is accepted here, in one transaction with its job row, and run by a job
+    // worker (src/jobs).
+    const executed = contract.long_running
+      ? await runtime.executor.transact(() => acceptJob(runtime, admission, contract, request))
+      : isFree(contract)
+        ? await executeCapability(runtime, admission, capabilityCall)
+        : await runPaidRead(runtime, admission, capabilityCall);
     if (executed.kind === 'succeeded') return { status: 200, body: executed.body, headers };
     const { error, auditId } = executed;
     if (error.code === 'internal_error') {
@@ -175,11 +176,6 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     headers: { ...headers, ...answer.headers },
     ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
   };
-}
-
-/** A capability that neither changes state, runs long nor costs anything. */
-function isFreeRead(contract: CatalogContract): boolean {
-  return !contract.mutating && !contract.long_running && isFree(contract);
 }
 
 /** A capability that costs nothing: billing reads no wallet for it. */
