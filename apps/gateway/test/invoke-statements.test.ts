@@ -84,7 +84,7 @@ describe('the invoke route', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)(
-    'on PostgreSQL, takes six round trips for a paid read, four for a new approval and for an acceptance',
+    'on PostgreSQL, takes four round trips for a paid read, four for a new approval and for an acceptance',
     async () => {
       const read = await invoke({ id: 'demo.paid.read', params: {} });
       const gated = await invoke({ id: 'demo.vault.open', params: { door: 'round-trips' } });
@@ -94,9 +94,12 @@ describe('the invoke route', () => {
         'pending_approval',
         'accepted',
       ]);
-      // The snapshot (with BEGIN); the tenant, the handler's statement, back; the charge; the audit rows
-      // with COMMIT.
-      expect(read.roundTrips).toHaveLength(6);
+      // The snapshot; the handler's statement with the tenant before it (no transaction around the
+      // handler: src/invoke/paid-read.ts); BEGIN and the charge; the audit rows with COMMIT.
+      expect(read.roundTrips).toHaveLength(4);
+      expect(read.roundTrips[1]).toMatch(/^\s*select 1 as one/);
+      expect(read.roundTrips[2]).toMatch(/^\s*insert into wallet_ledger/);
+      expect(read.roundTrips[3]).toMatch(/^\s*insert into audit_events/);
       // No pending approval to renew; BEGIN + the run's lock; renew-or-create + COMMIT; the audit rows.
       expect(gated.roundTrips).toHaveLength(4);
       // The claim; BEGIN + fence + snapshot; the job row; the answer and audit rows + COMMIT.
