@@ -26,15 +26,16 @@ export interface HandlerCall {
  * - Inside a mutating invoke's own transaction (src/idempotency/run-sql.ts): no savepoint, the tenant
  *   rides with the handler's first statement; a failure rolls the whole transaction back and the
  *   runner records it afterwards. The runner resets the role ahead of its answer statement.
- * - Inside a transaction whose ports write (a paid read, a job: src/ports/executor.ts `transact`): a
+ * - Inside a transaction whose ports write (a job's run: src/ports/executor.ts `transact`): a
  *   mutating handler runs in a savepoint (its writes roll back on failure while the failure's audit
  *   record still commits); the role is reset afterwards so the chain's charge and audit rows are written by the gateway's role.
  *   A read has nothing to undo and runs without a savepoint (a read whose own SQL fails aborts the
  *   transaction and answers 500).
- * - A free read has no transaction of the invoke's (its audit rows are group-committed on the pool):
- *   its handler runs on a pooled connection where each statement carries the tenant's role in its own
- *   implicit transaction (src/db/tenant-read.ts): one round trip per statement on PostgreSQL, where
- *   BEGIN, tenant, statement, COMMIT took four.
+ * - A read, free or paid, has no transaction of the invoke's (a free read's audit rows are
+ *   group-committed on the pool, a paid read's written with its charge afterwards: src/invoke/paid-read.ts):
+ *   each of its handler's statements borrows a pooled connection and carries the tenant's role in a
+ *   transaction of its own (src/db/tenant-read.ts), so no connection — on PGlite the one session — is
+ *   held while the handler works without SQL (a document rendering in the worker pool).
  */
 export async function callHandler(runtime: InvokeRuntime, call: HandlerCall): Promise<unknown> {
   const { executor } = runtime;

@@ -52,7 +52,7 @@ export interface InvokeRuntime {
   readonly chain: GuardChain<Principal>;
   readonly executor: SqlExecutor;
   readonly wallet: WalletStore;
-  /** The pool: a free read's handler gets a short transaction of its own (src/invoke/handler-context.ts). */
+  /** The pool: a read's handler borrows a connection per statement (src/db/tenant-read.ts). */
   readonly knex: Knex;
   readonly clock: Clock;
   /** Key records by prefix, cached (src/keys/state-cache.ts): also what search and describe read. */
