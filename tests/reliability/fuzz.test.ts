@@ -3,13 +3,15 @@
 // Content-Type, Authorization and Idempotency-Key mutations. Properties: never a 5xx; every error is
 // the ErrorEnvelope; every 2xx matches its response schema; a body the contract refuses is never
 // accepted; and nothing but the audit log and idempotency bookkeeping changes in the database when a
-// request is rejected. Fixed seed by default (printed); FUZZ_SEED / FUZZ_RUNS override (docs/fuzzing.md).
+// request is rejected. The domains' public routes (booking pages and their JSON API, POST /a/events) are
+// fuzzed last, without a key, for the first two properties. Fixed seed by default (printed); FUZZ_SEED /
+// FUZZ_RUNS override (docs/fuzzing.md).
 import { randomUUID } from 'node:crypto';
 import { createValidator, type SchemaName } from '@agw/contracts';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onboard } from '../../apps/gateway/test/helpers/access-client.js';
-import { insertKey } from '../../apps/gateway/test/helpers/admin-fixtures.js';
+import { adminFetch, insertKey } from '../../apps/gateway/test/helpers/admin-fixtures.js';
 import { approvedInstallation, useGateway } from '../../apps/gateway/test/helpers/gateway.js';
 import {
   changedTables,
@@ -26,6 +28,13 @@ import {
   plain,
 } from './helpers/fuzz-bodies.js';
 import {
+  bookingBody,
+  bookingPath,
+  bookingsPath,
+  eventsBody,
+  type PublicTargets,
+} from './helpers/fuzz-public.js';
+import {
   type AuthCase,
   authCase,
   type BodyCase,
@@ -34,6 +43,7 @@ import {
   type FuzzAnswer,
   fuzzBudget,
   idempotencyCase,
+  jsonText,
   RAW_MAY_PARSE,
   rawBody,
   send,
@@ -60,7 +70,11 @@ const keys = {
   victimOperatorPrefix: '',
 };
 
-type Auth = 'none' | 'bootstrap' | 'installation' | 'pending' | 'optional' | 'operator';
+/** `public`: a domain's public route, which reads no key (whatever Authorization says). */
+type Auth = 'none' | 'bootstrap' | 'installation' | 'pending' | 'optional' | 'operator' | 'public';
+
+/** The booking links and analytics property of the public-route cases, created in beforeAll. */
+const targets: PublicTargets = { publicPath: '', secretPath: '', eventTypeId: '', ingestionId: '' };
 
 /** One endpoint under fuzz. */
 interface Endpoint {
@@ -83,6 +97,11 @@ interface Endpoint {
   readonly accepted?: (answer: FuzzAnswer) => boolean;
   /** Extra checks of an answer (e.g. MCP tool results). */
   readonly check?: (answer: FuzzAnswer, body: unknown) => void;
+  /**
+   * True for the public routes: they count hits and caps in tables even when they refuse, so the
+   * unchanged-database property does not apply (they run last, after every watched endpoint).
+   */
+  readonly unwatched?: boolean;
   /** Bookkeeping after an accepted answer (a consumed bootstrap key, a rotated key). */
   readonly afterAccepted?: (answer: FuzzAnswer, body: unknown) => Promise<void>;
 }
@@ -158,7 +177,7 @@ const adminQuery = fc.constantFrom(
 const endpoints: Endpoint[] = [
   {
     name: 'POST /register',
-    share: 0.1,
+    share: 0.08,
     method: 'POST',
     path: path('/register'),
     auth: 'none',
@@ -241,7 +260,7 @@ const endpoints: Endpoint[] = [
   },
   {
     name: 'GET /org/current',
-    share: 0.085,
+    share: 0.07,
     method: 'GET',
     path: fc.constantFrom(
       '/org/current',
@@ -254,7 +273,7 @@ const endpoints: Endpoint[] = [
   },
   {
     name: 'POST /mcp/search_capabilities',
-    share: 0.135,
+    share: 0.115,
     method: 'POST',
     path: path('/mcp/search_capabilities'),
     auth: 'optional',
@@ -265,7 +284,7 @@ const endpoints: Endpoint[] = [
   },
   {
     name: 'POST /mcp/describe',
-    share: 0.12,
+    share: 0.1,
     method: 'POST',
     path: path('/mcp/describe'),
     auth: 'optional',
@@ -310,7 +329,41 @@ const endpoints: Endpoint[] = [
     check: checkMcpAnswer,
   },
   ...adminEndpoints(),
+  ...publicEndpoints(),
 ];
+
+/** The domains' public routes: booking pages and their JSON API, and event ingestion. */
+function publicEndpoints(): Endpoint[] {
+  const common = { auth: 'public', unwatched: true, check: checkPublicAnswer } as const;
+  return [
+    { ...common, name: 'GET /book/… (pages, slots)', share: 0.04, method: 'GET', path: bookingPath(targets) },
+    {
+      ...common,
+      name: 'POST /book/…/bookings',
+      share: 0.03,
+      method: 'POST',
+      path: bookingsPath(targets),
+      body: bookingBody(targets),
+    },
+    {
+      ...common,
+      name: 'POST /a/events',
+      share: 0.03,
+      method: 'POST',
+      path: path('/a/events'),
+      body: eventsBody(targets),
+    },
+  ];
+}
+
+/** A public route answers pages in HTML; everything else it answers, and every error, is JSON: the envelope. */
+function checkPublicAnswer(answer: FuzzAnswer): void {
+  if (answer.status < 400 || answer.contentType?.startsWith('text/html')) return;
+  expect(validator.validate('ErrorEnvelope', answer.json), answer.text.slice(0, 300)).toEqual({
+    valid: true,
+  });
+  expect(answer.contentType).toMatch(/^application\/json/);
+}
 
 function adminEndpoints(): Endpoint[] {
   const get = (template: string, share: number): Endpoint => ({
@@ -398,6 +451,7 @@ function authorization(endpoint: Endpoint, auth: AuthCase): string | undefined {
     installation: keys.installation,
     pending: keys.pending,
     operator: gateway.operatorKey,
+    public: undefined,
   };
   const current = own[endpoint.auth];
   const [prefixPart, secret] = (current ?? keys.installation).split('.');
@@ -437,7 +491,7 @@ function authorization(endpoint: Endpoint, auth: AuthCase): string | undefined {
 
 /** Whether an auth case presents the credential the endpoint wants (undefined: no opinion). */
 function authAccepted(endpoint: Endpoint, auth: AuthCase): boolean | undefined {
-  if (endpoint.auth === 'none') return undefined;
+  if (endpoint.auth === 'none' || endpoint.auth === 'public') return undefined;
   if (auth === 'current') return true;
   // RFC 9110 allows more than one space between scheme and credentials.
   if (auth === 'double space') return undefined;
@@ -510,12 +564,78 @@ beforeAll(async () => {
     expired: true,
   });
   await newBootstrap();
+  await createPublicTargets(approved.key);
   watch = new StateWatch(await createFingerprinter(gateway.knex));
   await watch.reset();
   console.info(
     `fuzz: FUZZ_SEED=${budget.seed} FUZZ_RUNS=${budget.totalRuns} (${handledContracts.length} handled capabilities)`,
   );
 });
+
+/** Invokes `id` with the approved key and answers its result (setup: a failure stops the suite). */
+async function setup(key: string, id: string, params: Record<string, unknown>) {
+  const call = (approval_token?: string) =>
+    gateway.client.post(
+      '/mcp/invoke',
+      { id, params, approval_token, idempotency_key: `fuzz-setup-${randomUUID()}` },
+      { key, idem: null },
+    );
+  let answer = await call();
+  if (answer.json?.status === 'pending_approval') {
+    // issue_secret is high risk: an operator approves it, then it runs with the approval token.
+    const { approval_id, approval_token } = answer.json.approval;
+    await adminFetch(`${gateway.url}/admin/approvals/${approval_id}/approve`, gateway.operatorKey, {
+      body: {},
+    });
+    answer = await call(approval_token);
+  }
+  if (answer.status !== 200 || answer.json.result === undefined)
+    throw new Error(`${id}: ${answer.status} ${answer.text}`);
+  return answer.json.result;
+}
+
+/** A calendar open every day with a public and a secret booking link, and an analytics property. */
+async function createPublicTargets(key: string): Promise<void> {
+  const { calendar } = await setup(key, 'calendar.calendar.manage', {
+    operation: 'create',
+    name: 'Fuzz calendar',
+    timezone: 'Europe/Berlin',
+    notification_email: 'fuzz-calendar@example.com',
+  });
+  await setup(key, 'calendar.availability.manage', {
+    operation: 'replace',
+    calendar_id: calendar.id,
+    rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day_of_week: day, start_time: '00:00', end_time: '23:30' })),
+  });
+  const { event_type } = await setup(key, 'calendar.event_type.manage', {
+    operation: 'create',
+    calendar_id: calendar.id,
+    name: 'Call',
+    duration_minutes: 30,
+  });
+  const link = (access_mode: 'public' | 'secret') =>
+    setup(key, 'calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: calendar.id,
+      title: 'Fuzz link',
+      access_mode,
+      one_time_use: false,
+      allowed_event_type_ids: [event_type.id],
+      min_notice_minutes: 0,
+    });
+  targets.publicPath = (await link('public')).url_path;
+  const secret = await link('secret');
+  targets.secretPath = (
+    await setup(key, 'calendar.booking_link.issue_secret', { link_id: secret.link.id })
+  ).url_path;
+  targets.eventTypeId = event_type.id;
+  const { property } = await setup(key, 'analytics.property.manage', {
+    operation: 'create',
+    name: 'Fuzz site',
+    domains: ['localhost'],
+  });
+  targets.ingestionId = property.ingestion_id;
+}
 
 /** One generated request of an endpoint. */
 interface FuzzCase {
@@ -563,7 +683,7 @@ async function runCase(endpoint: Endpoint, testCase: FuzzCase): Promise<void> {
   }
   const jsonBody = testCase.body.kind === 'json' ? testCase.body.value : undefined;
   const payload = mcp ? (jsonBody as { message?: unknown } | undefined)?.message : jsonBody;
-  const text = testCase.body.kind === 'raw' ? testCase.body.text : JSON.stringify(payload);
+  const text = testCase.body.kind === 'raw' ? testCase.body.text : jsonText(payload);
   const bodyOk =
     testCase.body.kind === 'raw'
       ? RAW_MAY_PARSE.has(testCase.body.label)
@@ -575,11 +695,12 @@ async function runCase(endpoint: Endpoint, testCase: FuzzCase): Promise<void> {
   // from bodies or media types here: only a wrong key must be refused there.
   const mustReject =
     endpoint.method === 'POST' &&
+    !endpoint.unwatched &&
     (endpoint.auth === 'operator' || mcp
       ? authOk === false
       : bodyOk === false || !testCase.contentType.valid || authOk === false || !testCase.idempotency.valid);
   const mustRejectNoBody = endpoint.method === 'GET' && authOk === false;
-  if (!endpoint.readOnly && !mustReject) await watch.verify();
+  if (!endpoint.readOnly && !mustReject && !endpoint.unwatched) await watch.verify();
 
   if (process.env.FUZZ_DEBUG)
     process.stderr.write(`${endpoint.name} ${describeCase(testCase).slice(0, 300)}\n`);
@@ -608,6 +729,7 @@ async function runCase(endpoint: Endpoint, testCase: FuzzCase): Promise<void> {
   else if (typeof answer.json !== 'object') fail('a 2xx without a JSON object');
   const accepted = endpoint.accepted ? endpoint.accepted(answer) : answer.status < 300;
   if ((mustReject || mustRejectNoBody) && accepted) fail('accepted what the contract refuses');
+  if (endpoint.unwatched) return;
   if (accepted && !endpoint.readOnly) {
     await endpoint.afterAccepted?.(answer, payload);
     await watch.reset();

@@ -1,7 +1,7 @@
 import { capabilityHandlers } from '@agw/capabilities';
 import { type CapabilityContract, type SchemaName, schemas, toPlainJsonSchema } from '@agw/contracts';
 import fc from 'fast-check';
-import { type JsonSchema, mutatedValue, schemaValue, validValue } from './schema-arbitrary.js';
+import { type JsonSchema, mutatedValue, nested, schemaValue, validValue } from './schema-arbitrary.js';
 
 /** The plain (inlined) JSON Schema of a named contracts schema. */
 export const plain = (name: SchemaName): JsonSchema => toPlainJsonSchema(schemas[name]);
@@ -47,9 +47,50 @@ export function capabilityCallBody(withIdempotency: boolean): fc.Arbitrary<unkno
   const request = plain(withIdempotency ? 'InvokeRequest' : 'DryRunRequest');
   return fc.oneof(
     { weight: 8, arbitrary: known },
+    { weight: 1, arbitrary: numericProductDraft(withIdempotency) },
+    { weight: 2, arbitrary: deepFreeFormMember(withIdempotency) },
     { weight: 1, arbitrary: validValue(request) },
     { weight: 1, arbitrary: mutatedValue(request) },
   );
+}
+
+/**
+ * Valid params of a capability with a free-form member (artifact `metadata`, link `context`), that member
+ * nested deep (issue 26, finding 5: 10 000 levels passed the schema and ran the audit hash out of stack).
+ */
+function deepFreeFormMember(withIdempotency: boolean): fc.Arbitrary<unknown> {
+  const members = handledContracts.flatMap((contract) => {
+    const input = toPlainJsonSchema(contract.input_schema);
+    const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+    return Object.entries(properties)
+      .filter(([, schema]) => schema.type === 'object' && schema.properties === undefined)
+      .map(([name]) => ({ contract, input, name }));
+  });
+  return fc.oneof(
+    ...members.map(({ contract, input, name }) =>
+      fc.tuple(validValue(input), fc.constantFrom(10_000, 33), fresh).map(([params, levels, key]) => ({
+        id: contract.id,
+        params: { ...(params as Record<string, unknown>), [name]: nested(levels) },
+        ...(withIdempotency ? { idempotency_key: key } : {}),
+      })),
+    ),
+  );
+}
+
+/**
+ * A draft whose line products sit at the edge of what the database's amounts hold (issue 26, finding 5:
+ * quantity × unit_price ≥ 10^14, each within its own bound, was "numeric field overflow", a 500).
+ */
+function numericProductDraft(withIdempotency: boolean): fc.Arbitrary<unknown> {
+  const factor = fc.constantFrom(1, 10, 99.999999, 1000, 99_999.99, 1e6, 1e7, 1e9, 1e12);
+  const line = fc
+    .tuple(factor, factor, fc.constantFrom(0, 19, 100))
+    .map(([quantity, unit_price, tax_percent]) => ({ item_name: 'Edge', quantity, unit_price, tax_percent }));
+  return fc.tuple(fc.array(line, { minLength: 1, maxLength: 3 }), fresh).map(([lines, key]) => ({
+    id: 'billing.document.create_draft',
+    params: { document_type: 'invoice', document_date: '2026-11-22', currency: 'EUR', lines },
+    ...(withIdempotency ? { idempotency_key: key } : {}),
+  }));
 }
 
 /** The capability contract a dry_run/invoke body names, when it names a handled one. */

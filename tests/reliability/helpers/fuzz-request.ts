@@ -172,6 +172,46 @@ export async function send(
   return { status: response.status, contentType: response.headers.get('content-type'), text, json };
 }
 
+/**
+ * `JSON.stringify(value)`, without recursion: bodies nest 10 000 levels deep, more than the native
+ * serializer manages on the stack the fuzzer's async property leaves it.
+ */
+export function jsonText(root: unknown): string | undefined {
+  if (root === undefined) return undefined;
+  const out: string[] = [];
+  const stack: Array<{ text: string } | { value: unknown }> = [{ value: root }];
+  while (stack.length > 0) {
+    const frame = stack.pop() as { text: string } | { value: unknown };
+    if ('text' in frame) {
+      out.push(frame.text);
+      continue;
+    }
+    const { value } = frame;
+    if (value === null || typeof value !== 'object') {
+      out.push(JSON.stringify(value) ?? 'null');
+    } else if (Array.isArray(value)) {
+      stack.push({ text: ']' });
+      for (let index = value.length - 1; index >= 0; index -= 1) {
+        stack.push({ value: value[index] });
+        if (index > 0) stack.push({ text: ',' });
+      }
+      stack.push({ text: '[' });
+    } else {
+      const entries = Object.entries(value).filter(
+        ([, item]) => item !== undefined && typeof item !== 'function',
+      );
+      stack.push({ text: '}' });
+      for (let index = entries.length - 1; index >= 0; index -= 1) {
+        const [key, item] = entries[index] as [string, unknown];
+        stack.push({ value: item });
+        stack.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+      }
+      stack.push({ text: '{' });
+    }
+  }
+  return out.join('');
+}
+
 /** A short, printable description of a case for failure messages. */
 export function describeCase(value: unknown): string {
   let text: string;
@@ -180,8 +220,8 @@ export function describeCase(value: unknown): string {
       typeof item === 'string' && item.length > 120 ? `${item.slice(0, 60)}…(${item.length} chars)` : item,
     );
   } catch {
-    // Thousands of nesting levels overflow a replacer's recursion; the native form copes.
-    text = JSON.stringify(value).slice(0, 300);
+    // Thousands of nesting levels overflow a replacer's recursion.
+    text = (jsonText(value) ?? 'undefined').slice(0, 300);
   }
   return text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
 }

@@ -35,8 +35,25 @@ export const NASTY_STRINGS: readonly string[] = [
   'a\uff0fb\uff3cc',
   '1\u20442',
   '\u2066isolate\u2069',
+  // Control characters (issue 26, findings 5 and 9): ESC, C1 controls, U+0001, a lone CR or LF.
+  'Evil\u001b[31m',
+  'a\u0085b\u009bc',
+  'x\u0001y',
+  'Name\r\nBcc: victim@example.org',
+  'line\nbreak',
   ' ',
   '',
+];
+
+/** Dates at the edges of the calendar: the first and last day ISO 8601 writes with four digits. */
+export const EDGE_DATES: readonly string[] = ['0001-01-01', '9999-12-31', '1970-01-01', '2038-01-19'];
+export const EDGE_TIMESTAMPS: readonly string[] = [
+  '0001-01-01T00:00:00Z',
+  '9999-12-31T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '1970-01-01T00:00:00Z',
+  '2038-01-19T03:14:08Z',
+  '0001-01-01T00:00:00+14:00',
 ];
 
 /** Numbers at the edges of what JSON, JavaScript and PostgreSQL hold. */
@@ -94,17 +111,24 @@ export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   LEAF_JSON,
 );
 
-/** Objects or arrays nested `depth` levels deep (deep nesting). */
+/**
+ * Objects or arrays nested `depth` levels deep (deep nesting): just past the gateway's bound of 32, up to
+ * 3000, and 10 000 (issue 26, finding 5: that many levels in a free-form member ran the audit hash out of
+ * stack, a 500).
+ */
 export const deeplyNested: fc.Arbitrary<unknown> = fc
-  .tuple(fc.integer({ min: 20, max: 3000 }), fc.boolean())
-  .map(([depth, asArray]) => {
-    let value: unknown = 'bottom';
-    for (let i = 0; i < depth; i += 1) value = asArray ? [value] : { d: value };
-    // fast-check prints values recursively; this keeps its report of a failing case from overflowing.
-    return Object.assign(value as object, {
-      [fc.toStringMethod]: () => `<${depth} levels of ${asArray ? '[]' : '{}'}>`,
-    });
+  .tuple(fc.oneof(fc.integer({ min: 20, max: 3000 }), fc.constantFrom(33, 5000, 10_000)), fc.boolean())
+  .map(([depth, asArray]) => nested(depth, asArray));
+
+/** `depth` levels of `{"d": …}` (or `[…]`) around a string. */
+export function nested(depth: number, asArray = false): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i += 1) value = asArray ? [value] : { d: value };
+  // fast-check prints values recursively; this keeps its report of a failing case from overflowing.
+  return Object.assign(value as object, {
+    [fc.toStringMethod]: () => `<${depth} levels of ${asArray ? '[]' : '{}'}>`,
   });
+}
 
 const str = (schema: JsonSchema, key: string): string | undefined =>
   typeof schema[key] === 'string' ? (schema[key] as string) : undefined;
@@ -177,10 +201,19 @@ function validObject(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
   const properties = props(schema);
   const names = Object.keys(properties);
   if (names.length === 0 && schema.additionalProperties !== false) {
-    // A free-form object (meta-tool `params`, approval objects): a few members of any JSON.
-    return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), depth > 3 ? LEAF_JSON : anyJson, {
-      maxKeys: 4,
-    });
+    // A free-form object (meta-tool `params`, artifact metadata, link context): a few members of any
+    // JSON, sometimes one nested deep.
+    const members = fc.dictionary(
+      fc.string({ minLength: 1, maxLength: 12 }),
+      depth > 3 ? LEAF_JSON : anyJson,
+      {
+        maxKeys: 4,
+      },
+    );
+    return fc.oneof(
+      { weight: 6, arbitrary: members },
+      { weight: 1, arbitrary: deeplyNested.map((deep) => ({ nested: deep })) },
+    );
   }
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const name of names) model[name] = validValue(properties[name] as JsonSchema, depth + 1);
@@ -198,13 +231,25 @@ function validString(schema: JsonSchema): fc.Arbitrary<string> {
     case 'uri':
       return fitLength(fc.webUrl());
     case 'date':
-      return fc
-        .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
-        .map((date) => date.toISOString().slice(0, 10));
+      return fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc
+            .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+            .map((date) => date.toISOString().slice(0, 10)),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(...EDGE_DATES) },
+      );
     case 'date-time':
-      return fc
-        .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
-        .map((date) => date.toISOString());
+      return fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc
+            .date({ min: new Date('1970-01-01'), max: new Date('2200-12-31'), noInvalidDate: true })
+            .map((date) => date.toISOString()),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(...EDGE_TIMESTAMPS) },
+      );
   }
   const pattern = str(schema, 'pattern');
   if (pattern !== undefined) {
