@@ -21,8 +21,9 @@ export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
 const DEFAULT_THREADS = Math.max(1, Math.min(availableParallelism() - 1, 4));
 
 /**
- * Renderings that may wait for a thread. Each waits inside its invoke's transaction, which holds a
- * database connection: the few that wait must leave most of the pool (10 connections) to everyone else.
+ * Renderings that may wait for a thread. A read's waits holding no database connection, but a send's
+ * waits inside its mutation's transaction, which holds one: the few that wait must leave most of the
+ * pool (10 connections) to everyone else.
  */
 const MAX_QUEUE = 4;
 
