@@ -352,6 +352,8 @@ describe('bad input answers 400, never 500', () => {
         `from=${encodeURIComponent(new Date().toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 100 * 86_400_000).toISOString())}`,
         '/query/to',
       ],
+      // Without from the range starts now: a far to alone is as long a range.
+      [`to=${encodeURIComponent(new Date(Date.now() + 300 * 86_400_000).toISOString())}`, '/query/to'],
     ];
     for (const [query, pointer] of cases) {
       const answer = await send('GET', `${path}/slots?${query}`);

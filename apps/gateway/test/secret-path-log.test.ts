@@ -33,6 +33,8 @@ const requests: ReadonlyArray<readonly [string, string, string]> = [
   ['GET', `/book//${SECRET}`, '/book//[secret]'],
   ['POST', `/book//${SECRET}/bookings`, '/book//[secret]/bookings'],
   ['GET', `//book/intro/${SECRET}`, '//book/intro/[secret]'],
+  // A base URL with a trailing slash: read as sent, `intro` sits where the secret does; collapsed, the secret.
+  ['GET', `/book//intro/${SECRET}`, '/book//[secret]/[secret]'],
   ['GET', `/BOOK/intro/${SECRET}`, '/BOOK/intro/[secret]'],
   ['GET', `/book/intro/${SECRET.replace('S', '%53')}`, '/book/intro/[secret]'],
   // A link that does not exist: the page and the JSON API, through the public routes' fast path.

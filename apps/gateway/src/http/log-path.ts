@@ -20,7 +20,7 @@ interface SecretPosition {
  * matched: `OPTIONS /book/intro/<secret>`, `/book/intro/<secret>/anything`, `/book//<secret>` (a 404 or
  * 405 logs its path too). The match does not depend on the router: literals compare after percent-
  * decoding and without case (the router ignores case), parameters match any segment, even an empty one,
- * and extra leading slashes are skipped. A literal another route declares at that position after the
+ * extra leading slashes are skipped, and a path with a doubled slash further in is also read collapsed. A literal another route declares at that position after the
  * same segments (`/book/:slug/slots`) is not a secret and stays readable.
  */
 export function secretPathRedactor(routePaths: readonly string[]): PathRedactor {
@@ -45,19 +45,28 @@ export function secretPathRedactor(routePaths: readonly string[]): PathRedactor 
     // segments[0] is what precedes the first slash (nothing); skip empty segments of extra leading slashes.
     let start = 1;
     while (start < segments.length - 1 && segments[start] === '') start += 1;
-    for (const { before, siblings } of positions) {
-      const at = start + before.length;
-      if (at >= segments.length) continue;
-      const matches = before.every((literal, offset) => {
-        if (literal === undefined) return true;
-        return normalized(segments[start + offset] as string) === literal;
-      });
-      const value = segments[at] as string;
-      if (!matches || value === '' || siblings.has(normalized(value))) continue;
-      segments[at] = SECRET_SEGMENT;
-    }
+    const asSent = [...segments.keys()].slice(start);
+    // A doubled slash further in (`/book//intro/<secret>`) is an empty parameter as sent, but a server or
+    // a client that collapses slashes reads the secret one segment later: both readings are redacted.
+    const collapsed = [...segments.keys()].slice(1).filter((index) => segments[index] !== '');
+    for (const reading of [asSent, collapsed]) redactReading(segments, reading, positions);
     return segments.join('/');
   };
+}
+
+/** Replaces the secret of each position in `segments`, read as the segments at the indices `reading`. */
+function redactReading(segments: string[], reading: readonly number[], positions: readonly SecretPosition[]) {
+  for (const { before, siblings } of positions) {
+    const at = reading[before.length];
+    if (at === undefined) continue;
+    const matches = before.every((literal, offset) => {
+      if (literal === undefined) return true;
+      return normalized(segments[reading[offset] as number] as string) === literal;
+    });
+    const value = segments[at] as string;
+    if (!matches || value === '' || siblings.has(normalized(value))) continue;
+    segments[at] = SECRET_SEGMENT;
+  }
 }
 
 /** The request headers a failure log line shows: a Referer's path redacted like the request's own. */

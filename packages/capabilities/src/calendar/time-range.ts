@@ -6,7 +6,7 @@
  */
 export const TIME_REACH_DAYS = 400;
 
-/** The longest range one slots query may ask for (`to` − `from`): a quarter, three month views. */
+/** The longest range one slots query may ask for (`to` − `from`, or `to` − now): a quarter, three month views. */
 export const MAX_SLOT_RANGE_DAYS = 92;
 
 const DAY_MS = 86_400_000;
@@ -35,8 +35,12 @@ export function checkSlotRange(query: URLSearchParams, now: Date): SlotRange {
   const reach = `must be an ISO 8601 time within ${TIME_REACH_DAYS} days of now.`;
   if (from === null) return { parameter: 'from', message: `from ${reach}` };
   if (to === null) return { parameter: 'to', message: `to ${reach}` };
-  if (from && to && to.getTime() - from.getTime() > MAX_SLOT_RANGE_DAYS * DAY_MS) {
-    return { parameter: 'to', message: `to may be at most ${MAX_SLOT_RANGE_DAYS} days after from.` };
+  // Without `from` the range starts now, so a far `to` alone asks for as much as both would.
+  if (to && to.getTime() - (from ?? now).getTime() > MAX_SLOT_RANGE_DAYS * DAY_MS) {
+    return {
+      parameter: 'to',
+      message: `to may be at most ${MAX_SLOT_RANGE_DAYS} days after from (or after now without from).`,
+    };
   }
   return { from, to };
 }

@@ -130,6 +130,23 @@ export function useRenderPool(options: RenderPoolOptions = {}): () => Promise<vo
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
+ * A rendering that failed without a refusal of its own: its thread died (out of memory, a crash), the
+ * queue filled between the check and the run, or the pool was being stopped. None of it says the
+ * document is wrong, and nothing was changed: 503 `dependency_unavailable`, retryable, as for the budget.
+ * The thread's own error is kept as the cause.
+ */
+function rendererFailed(format: string, stored: EInvoiceSource, cause: unknown): CapabilityError {
+  const failed = new CapabilityError(
+    'dependency_unavailable',
+    `The document renderer failed on the ${format} of document ${stored.document.id}; try again shortly.`,
+    [],
+    5,
+  );
+  failed.cause = cause;
+  return failed;
+}
+
+/**
  * Renders `format` of `stored` on a pool thread within the time budget. A document the rules refuse
  * throws its CapabilityError as in process; a rendering past its budget (its thread is ended) or with no
  * room in the queue is 503 `dependency_unavailable`, retryable: on a busy machine the next try may fit.
@@ -150,7 +167,7 @@ export async function renderInPool(format: RenderJob['format'], stored: EInvoice
   try {
     outcome = await threads.run({ format, stored }, { signal });
   } catch (error) {
-    if (!signal.aborted) throw error;
+    if (!signal.aborted) throw rendererFailed(format, stored, error);
     throw new CapabilityError(
       'dependency_unavailable',
       `Rendering the ${format} of document ${stored.document.id} took longer than its budget of ${timeoutMs} ms and was stopped; try again later. The operator can raise the budget (BILLING_RENDER_TIMEOUT_MS).`,
