@@ -93,7 +93,12 @@ async function whileRendering(
 }
 
 const ROUNDS = 10;
-const rounds = [...Array.from({ length: ROUNDS }, (_, round) => `round ${round}`), 'rendering'];
+/**
+ * Rounds that must finish before the rendering does: a round takes milliseconds, the largest rendering
+ * seconds; on a loaded machine the last rounds may meet a rendering that ends early, the first never.
+ * Held on the session or the event loop, the rendering finished first (or /health answered 503).
+ */
+const ROUNDS_BEFORE = 3;
 
 describe('the largest allowed document renders off the event loop', () => {
   const gateway = useGateway();
@@ -120,7 +125,7 @@ describe('the largest allowed document renders off the event loop', () => {
       () => reader.run('billing.document.read', { document_id: readable }),
       ROUNDS,
     );
-    expect(order).toEqual(rounds);
+    expect(order.indexOf('rendering')).toBeGreaterThanOrEqual(ROUNDS_BEFORE);
   }, 180_000);
 
   it(`the PDF of a ${MAX_LINES}-line draft, rendered on every call: the same`, async () => {
@@ -131,7 +136,7 @@ describe('the largest allowed document renders off the event loop', () => {
       () => reader.run('billing.document.read', { document_id: readable }),
       ROUNDS,
     );
-    expect(order).toEqual(rounds);
+    expect(order.indexOf('rendering')).toBeGreaterThanOrEqual(ROUNDS_BEFORE);
   }, 180_000);
 
   it(`${MAX_LINES + 1} lines are refused before anything is stored`, async () => {
