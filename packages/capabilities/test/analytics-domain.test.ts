@@ -175,28 +175,30 @@ describe('the event writer', () => {
       (row) => row.name,
     );
 
-  it('shares its queue: one property fills at most what it leaves free, another still gets in', async () => {
+  it('shares its queue: one organization fills at most what it leaves free, another still gets in', async () => {
     const flood = await property(30);
+    const floodToo = await property(30);
     const quiet = await property(30);
     const other = await property(30);
     const writer = new EventWriter(hostOf(database).sql, log, { maxQueued: 10 });
     const rows = (count: number, name: string, id: string) =>
       Promise.all(Array.from({ length: count }, (_, index) => rowOf(`${name}${index}`, id)));
-    // Alone, a property holds at most half of the queue.
-    expect(writer.accept(await rows(5, 'f', flood.id))).toBe(true);
-    expect(writer.accept(await rows(1, 'g', flood.id))).toBe(false);
-    // Another property still gets its events in, up to what it leaves free for the rest.
-    expect(writer.accept(await rows(1, 'q', quiet.id))).toBe(true);
-    expect(writer.accept(await rows(1, 'r', quiet.id))).toBe(true);
-    expect(writer.accept(await rows(1, 's', quiet.id))).toBe(false);
-    // A third one too; rows of several properties are judged per property.
-    expect(writer.accept([await rowOf('o', other.id), await rowOf('h', flood.id)])).toBe(false);
-    expect(writer.accept(await rows(1, 'o', other.id))).toBe(true);
+    // The writer shares by the organization ingestion names; here three tenants' keys, one database org.
+    // Alone, an organization holds at most half of the queue, through any of its properties.
+    expect(writer.accept('tenant-flood', await rows(4, 'f', flood.id))).toBe(true);
+    expect(writer.accept('tenant-flood', await rows(1, 'e', floodToo.id))).toBe(true);
+    expect(writer.accept('tenant-flood', await rows(1, 'g', floodToo.id))).toBe(false);
+    // Another organization still gets its events in, up to what it leaves free for the rest.
+    expect(writer.accept('tenant-quiet', await rows(1, 'q', quiet.id))).toBe(true);
+    expect(writer.accept('tenant-quiet', await rows(1, 'r', quiet.id))).toBe(true);
+    expect(writer.accept('tenant-quiet', await rows(1, 's', quiet.id))).toBe(false);
+    // A third one too.
+    expect(writer.accept('tenant-other', await rows(1, 'o', other.id))).toBe(true);
     expect(writer.queued).toBe(8);
     await writer.drain();
-    expect(await names()).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'o0', 'q0', 'r0']);
-    // Written rows leave the property's share.
-    expect(writer.accept(await rows(5, 'n', flood.id))).toBe(true);
+    expect(await names()).toEqual(['e0', 'f0', 'f1', 'f2', 'f3', 'o0', 'q0', 'r0']);
+    // Written rows leave the organization's share.
+    expect(writer.accept('tenant-flood', await rows(5, 'n', floodToo.id))).toBe(true);
     await writer.drain();
   });
 
@@ -216,10 +218,10 @@ describe('the event writer', () => {
     const writer = new EventWriter(counting, log, { gatherMs: 1000 });
     // The first event of a quiet moment is written at once; the next ones, a few ms apart, wait for
     // each other instead of costing a statement each.
-    writer.accept([await rowOf('a', id)]);
+    writer.accept(ORG, [await rowOf('a', id)]);
     for (const name of ['b', 'c', 'd']) {
       await new Promise((resolve) => setTimeout(resolve, 2));
-      writer.accept([await rowOf(name, id)]);
+      writer.accept(ORG, [await rowOf(name, id)]);
     }
     await writer.drain();
     expect(await names()).toEqual(['a', 'b', 'c', 'd']);
@@ -245,7 +247,7 @@ describe('the event writer', () => {
     };
     const writer = new EventWriter(watched, log);
     const backlog = await Promise.all(Array.from({ length: 1800 }, (_, index) => rowOf(`e${index}`, id)));
-    expect(writer.accept(backlog)).toBe(true);
+    expect(writer.accept(ORG, backlog)).toBe(true);
     await writer.drain();
     expect(most).toBe(2);
     const { rows } = await database.db.query<{ count: number }>(
@@ -269,7 +271,7 @@ describe('the event writer', () => {
       },
     };
     const writer = new EventWriter(flaky, log);
-    writer.accept([await rowOf('kept', id)]);
+    writer.accept(ORG, [await rowOf('kept', id)]);
     // The retry comes a second after the failure (drain would give up instead: the process is ending).
     for (let waited = 0; writer.queued > 0 && waited < 5000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -282,7 +284,7 @@ describe('the event writer', () => {
   it('writes events whose organization is deleted with them, through their property', async () => {
     const { id } = await property(30);
     const writer = new EventWriter(hostOf(database).sql, log);
-    writer.accept([await rowOf('kept until the organization goes', id)]);
+    writer.accept(ORG, [await rowOf('kept until the organization goes', id)]);
     await writer.drain();
     expect(await names()).toHaveLength(1);
     await database.db.query('delete from installations where organization_id = $1', [ORG]);
@@ -293,7 +295,7 @@ describe('the event writer', () => {
   it('drops a row whose value the database cannot hold (U+0000), not the rest of its batch', async () => {
     const { id } = await property(30);
     const writer = new EventWriter(hostOf(database).sql, log);
-    writer.accept([await rowOf('first', id), await rowOf('nul\u0000name', id), await rowOf('last', id)]);
+    writer.accept(ORG, [await rowOf('first', id), await rowOf('nul\u0000name', id), await rowOf('last', id)]);
     await writer.drain();
     expect(await names()).toEqual(['first', 'last']);
   });
@@ -303,7 +305,11 @@ describe('the event writer', () => {
     const warnings: unknown[] = [];
     const warn = (fields: Record<string, unknown>, message: string) => warnings.push({ ...fields, message });
     const writer = new EventWriter(hostOf(database).sql, { ...log, warn });
-    writer.accept([await rowOf('first', id), await rowOf('orphan', randomUUID()), await rowOf('last', id)]);
+    writer.accept(ORG, [
+      await rowOf('first', id),
+      await rowOf('orphan', randomUUID()),
+      await rowOf('last', id),
+    ]);
     await writer.drain();
     expect(await names()).toEqual(['first', 'last']);
     expect(warnings).toEqual([{ dropped_events: 1, message: 'events of a deleted property dropped' }]);
@@ -313,7 +319,7 @@ describe('the event writer', () => {
     const gone = await property(30);
     const kept = await property(30);
     const writer = new EventWriter(hostOf(database).sql, log);
-    writer.accept([await rowOf('of the deleted property', gone.id), await rowOf('kept', kept.id)]);
+    writer.accept(ORG, [await rowOf('of the deleted property', gone.id), await rowOf('kept', kept.id)]);
     await writer.drain();
     await database.db.query('delete from analytics_properties where id = $1', [gone.id]);
     expect(await names()).toEqual(['kept']);

@@ -230,10 +230,10 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
         }
       }
     }
-    if (rows.length > 0 && !writer.accept(rows, stale)) {
+    if (rows.length > 0 && !writer.accept(property.organization_id, rows, stale)) {
       return refusal(
         'dependency_unavailable',
-        'Too many events of this property are waiting to be written; send them again later.',
+        'Too many events of this organization are waiting to be written; send them again later.',
         request,
         {
           retryAfterSeconds: BACKLOG_RETRY_SECONDS,

@@ -19,9 +19,9 @@ const ROWS_PER_STATEMENT = 500;
  */
 export const GATHER_MS = 20;
 /**
- * Rows waiting at most (about 10 MB), shared between properties: a property may hold at most as many as
- * are left free for the others, so one property fills at most half (see `accept`). Beyond its share,
- * ingestion answers 503 until the database catches up.
+ * Rows waiting at most (about 10 MB), shared between organizations: an organization may hold at most as
+ * many as are left free for the others, so one fills at most half (see `accept`), however many of its
+ * properties it sends through. Beyond its share, ingestion answers 503 until the database catches up.
  */
 export const MAX_QUEUED_ROWS = 20_000;
 /** Wait before writing again after the database failed (it is down or restarting). */
@@ -52,8 +52,10 @@ function refusedRow(error: unknown): boolean {
  */
 export class EventWriter {
   #queue: EventRecord[] = [];
-  /** Rows in the queue per property (`p`); a property with none is not in it. */
+  /** Rows in the queue per organization; an organization with none is not in it. */
   #queuedOf = new Map<string, number>();
+  /** The organization of each property whose rows were accepted (a row carries only its property). */
+  #organizationOf = new Map<string, string>();
   #marks: StaleRecord[] = [];
   #running: Promise<void> | undefined;
   #stopping = false;
@@ -75,16 +77,18 @@ export class EventWriter {
   }
 
   /**
-   * Queues `rows` (and the stale marks of their days) for the next batch; false (nothing queued) when a
-   * property of `rows` would then hold more queued rows than are left free. So the backlog is shared:
-   * one property alone fills at most half of it, each property that joins at most half of what is
-   * left, and a property with nothing queued gets its events in as long as a few rows are free — a
-   * flood of one property never shuts another out (apps/gateway/test/analytics-abuse.test.ts).
+   * Queues `rows` of `organizationId`'s properties (and the stale marks of their days) for the next
+   * batch; false (nothing queued) when the organization would then hold more queued rows than are left
+   * free. So the backlog is shared: one organization alone fills at most half of it, each one that joins
+   * at most half of what is left, and an organization with nothing queued gets its events in as long as
+   * a few rows are free — a flood of one tenant, through one property or many, never shuts another out
+   * (apps/gateway/test/analytics-abuse.test.ts).
    */
-  accept(rows: readonly EventRecord[], marks: readonly StaleRecord[] = []): boolean {
+  accept(organizationId: string, rows: readonly EventRecord[], marks: readonly StaleRecord[] = []): boolean {
     const free = this.#maxQueued - this.#queue.length - rows.length;
-    if (free < 0 || !this.#withinShares(rows, free)) return false;
+    if (free < 0 || (this.#queuedOf.get(organizationId) ?? 0) + rows.length > free) return false;
     for (const row of rows) {
+      this.#organizationOf.set(row.p, organizationId);
       this.#queue.push(row);
       this.#count(row.p, 1);
     }
@@ -94,22 +98,12 @@ export class EventWriter {
     return true;
   }
 
-  /** Whether each property of `rows` holds at most `free` rows once they are queued. */
-  #withinShares(rows: readonly EventRecord[], free: number): boolean {
-    // A request's rows are one property's: counted without a map on the path of every page view.
-    const first = rows[0]?.p;
-    if (rows.every((row) => row.p === first)) {
-      return first === undefined || (this.#queuedOf.get(first) ?? 0) + rows.length <= free;
-    }
-    const added = new Map<string, number>();
-    for (const row of rows) added.set(row.p, (added.get(row.p) ?? 0) + 1);
-    return [...added].every(([property, count]) => (this.#queuedOf.get(property) ?? 0) + count <= free);
-  }
-
+  /** Counts a row of `property` in (1) or out (-1) of its organization's share. */
   #count(property: string, change: number): void {
-    const count = (this.#queuedOf.get(property) ?? 0) + change;
-    if (count > 0) this.#queuedOf.set(property, count);
-    else this.#queuedOf.delete(property);
+    const organization = this.#organizationOf.get(property) ?? property;
+    const count = (this.#queuedOf.get(organization) ?? 0) + change;
+    if (count > 0) this.#queuedOf.set(organization, count);
+    else this.#queuedOf.delete(organization);
   }
 
   /** Rows accepted and not yet committed. */
@@ -195,7 +189,7 @@ export class EventWriter {
     });
   }
 
-  /** Back to the front of the queue, counted again (a requeue may take a property past its share). */
+  /** Back to the front of the queue, counted again (a requeue may take an organization past its share). */
   #requeue(rows: readonly EventRecord[], marks: readonly StaleRecord[]): void {
     for (const row of rows) this.#count(row.p, 1);
     this.#queue = rows.concat(this.#queue);
