@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import fc from 'fast-check';
 import { parseJsonOrUndefined } from '../../../apps/gateway/test/helpers/http.js';
 
@@ -170,6 +171,41 @@ export async function send(
   const text = await response.text();
   const json = parseJsonOrUndefined(text);
   return { status: response.status, contentType: response.headers.get('content-type'), text, json };
+}
+
+let nextAddress = 0;
+
+/**
+ * A loopback address of its own for each call (127.10.0.1, 127.10.0.2, …): the public routes limit each
+ * client address (booking reads and bookings a minute, events a minute), so cases sent from one address
+ * would mostly meet that limit instead of the route.
+ */
+export function freshLoopbackAddress(): string {
+  nextAddress += 1;
+  return `127.10.${(nextAddress >> 8) & 255}.${(nextAddress % 250) + 1}`;
+}
+
+/** {@link send} from `localAddress` (node:http: fetch cannot pick the address it sends from). */
+export function sendFrom(
+  localAddress: string,
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<FuzzAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method: init.method, headers: init.headers, localAddress, agent: false });
+    outgoing.on('response', (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('error', reject);
+      incoming.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const contentType = incoming.headers['content-type'] ?? null;
+        resolve({ status: incoming.statusCode ?? 0, contentType, text, json: parseJsonOrUndefined(text) });
+      });
+    });
+    outgoing.on('error', reject);
+    outgoing.end(init.body === undefined ? undefined : Buffer.from(init.body, 'utf8'));
+  });
 }
 
 /**
