@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The checks CI runs on an extra Node major (22, 24): install, build and the libraries' unit tests. With
 # `--gateway`, also the gateway's HTTP suite on the embedded default (PGlite), 5 minutes on Node 20 here:
-# CI runs that suite on the floor (20) only, as its 45-minute budget allows, and the pack smoke on every
+# CI runs that suite on the floor (20) only, as its 60-minute budget allows, and the pack smoke on every
 # major starts the installed gateway; run it by hand before raising a pin or the floor.
 #
 # Safe in the same checkout as the main run: every native dependency is a prebuilt N-API binary
