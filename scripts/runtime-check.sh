@@ -30,9 +30,9 @@ step() {
   echo "-- node $major: $name took $((SECONDS - start)) s"
 }
 
-# The README's "Supported runtimes" names the exact versions CI tests; keep it true when a pin moves.
+# docs/runtimes.md names the exact versions CI tests; keep it true when a pin moves.
 version=$(run node -p 'process.versions.node')
-grep -q "$version" README.md || { echo "runtime-check: README.md does not name Node $version" >&2; exit 1; }
+grep -q "$version" docs/runtimes.md || { echo "runtime-check: docs/runtimes.md does not name Node $version" >&2; exit 1; }
 
 packageManager=$(node -p "require('./package.json').packageManager")
 # pnpm comes through npx, as in scripts/ensure-deps.mjs; under this Node it checks the lockfile and links.
