@@ -1,7 +1,8 @@
 import { capabilityHandlers } from '@agw/capabilities';
 import { type CapabilityContract, type SchemaName, schemas, toPlainJsonSchema } from '@agw/contracts';
 import fc from 'fast-check';
-import { type JsonSchema, mutatedValue, nested, schemaValue, validValue } from './schema-arbitrary.js';
+import { nested } from './fuzz-values.js';
+import { type JsonSchema, mutatedValue, schemaValue, validValue } from './schema-arbitrary.js';
 
 /** The plain (inlined) JSON Schema of a named contracts schema. */
 export const plain = (name: SchemaName): JsonSchema => toPlainJsonSchema(schemas[name]);

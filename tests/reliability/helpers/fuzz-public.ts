@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { deeplyNested, EDGE_TIMESTAMPS, NASTY_STRINGS } from './schema-arbitrary.js';
+import { deeplyNested, EDGE_TIMESTAMPS, NASTY_STRINGS } from './fuzz-values.js';
 
 /** The public booking links and analytics property the public-route cases aim at (set in beforeAll). */
 export interface PublicTargets {
