@@ -1,5 +1,7 @@
 import { type ErrorCode, errorCodes, errorEnvelope, isErrorCode } from '@agw/contracts';
 import type { PublicResponse } from '../domain.js';
+import type { BookingRefusal } from './booking-page-service.js';
+import type { Locale, TEXT } from './messages.js';
 
 /** The booking API's own codes (published before the gateway's table had them; kept for clients). */
 type BookingCode = 'slot_taken' | 'email_binding_required';
@@ -57,4 +59,42 @@ export function html(status: number, body: string, nonce: string, extra: Record<
     },
     body,
   } satisfies PublicResponse;
+}
+
+/**
+ * A refused booking as JSON, with the reason in the booking page's language (the form shows it). A
+ * full cap names when the oldest booking it counts leaves the hour.
+ */
+export function refusalAnswer(
+  result: BookingRefusal,
+  words: (typeof TEXT)[Locale],
+  requestId: string,
+): PublicResponse & { readonly reason: string } {
+  const answer = (reason: string, response: PublicResponse) => ({ ...response, reason });
+  switch (result.kind) {
+    case 'gone':
+      return answer(words.unavailable, problem('not_found', 'No such booking link.', requestId));
+    case 'slot_taken':
+      return answer(words.taken, problem('slot_taken', words.taken, requestId));
+    case 'email_bound':
+      return answer(words.emailBound, problem('email_binding_required', words.emailBound, requestId));
+    case 'rate_limited': {
+      const minutes = String(Math.ceil(result.retryAfterSeconds / 60));
+      const reason = (result.scope === 'link' ? words.linkBusy : words.organizationBusy).replace(
+        '{n}',
+        minutes,
+      );
+      return answer(
+        reason,
+        problem('rate_limited', reason, requestId, { retryAfterSeconds: result.retryAfterSeconds }),
+      );
+    }
+    case 'invalid':
+      return answer(
+        `${result.field}: ${result.message}`,
+        problem('validation_failed', `${result.field}: ${result.message}`, requestId, {
+          pointer: `/body/${result.field}`,
+        }),
+      );
+  }
 }

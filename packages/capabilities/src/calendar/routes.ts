@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DomainHost, PublicRequest, PublicResponse, PublicRoute } from '../domain.js';
-import { html, json, problem } from './answers.js';
+import { html, json, problem, refusalAnswer } from './answers.js';
 import {
   type BookingRefusal,
   type BookingRequest,
@@ -34,44 +34,6 @@ const ZONES: readonly string[] = Intl.supportedValuesOf('timeZone');
 const DAY_MS = 86_400_000;
 
 type Answer = PublicResponse;
-
-/**
- * A refused booking as JSON, with the reason in the booking page's language (the form shows it). A
- * full cap names when the oldest booking it counts leaves the hour.
- */
-function refusalAnswer(
-  result: BookingRefusal,
-  words: (typeof TEXT)[Locale],
-  requestId: string,
-): PublicResponse & { readonly reason: string } {
-  const answer = (reason: string, response: PublicResponse) => ({ ...response, reason });
-  switch (result.kind) {
-    case 'gone':
-      return answer(words.unavailable, problem('not_found', 'No such booking link.', requestId));
-    case 'slot_taken':
-      return answer(words.taken, problem('slot_taken', words.taken, requestId));
-    case 'email_bound':
-      return answer(words.emailBound, problem('email_binding_required', words.emailBound, requestId));
-    case 'rate_limited': {
-      const minutes = String(Math.ceil(result.retryAfterSeconds / 60));
-      const reason = (result.scope === 'link' ? words.linkBusy : words.organizationBusy).replace(
-        '{n}',
-        minutes,
-      );
-      return answer(
-        reason,
-        problem('rate_limited', reason, requestId, { retryAfterSeconds: result.retryAfterSeconds }),
-      );
-    }
-    case 'invalid':
-      return answer(
-        `${result.field}: ${result.message}`,
-        problem('validation_failed', `${result.field}: ${result.message}`, requestId, {
-          pointer: `/body/${result.field}`,
-        }),
-      );
-  }
-}
 
 /** The fields of the page's booking form, given back to a visitor whose booking was refused. */
 const FORM_FIELDS = ['start', 'name', 'email', 'phone', 'note', 'timezone', 'event_type_id'] as const;
