@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient, refusal } from './helpers/billing.js';
+import { billingClient, refusal, saveGermanIssuer } from './helpers/billing.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
@@ -56,24 +56,8 @@ async function issuedInvoice(accountId: string, lines = 2): Promise<string> {
 beforeAll(async () => {
   billing = billingClient(gateway, (await approvedInstallation(gateway, '100')).key);
   other = billingClient(gateway, (await approvedInstallation(gateway, '10')).key);
-  const bank = await billing.run('billing.bank_account.save', {
-    display_name: 'Main account',
-    account_holder: 'Acme Prüftechnik GmbH',
-    iban: 'DE89 3704 0044 0532 0130 00',
-    bic: 'COBADEFFXXX',
-  });
-  await billing.run('billing.profile.save', {
-    display_name: 'Acme Prüftechnik GmbH',
-    issuer_name: 'Acme Prüftechnik GmbH',
-    issuer_address_line1: 'Große Straße 1',
-    issuer_postal_code: '10115',
-    issuer_city: 'Berlin',
-    issuer_country: 'DE',
-    issuer_vat_id: 'DE123456789',
-    issuer_email: 'rechnung@acme.example',
+  await saveGermanIssuer(billing, {
     issuer_phone: '+49 30 123456',
-    locale: 'de-DE',
-    default_bank_account_id: bank.bank_account.id,
     number_patterns: { invoice: 'RE-{YYYY}-{SEQ:5}' },
   });
   const account = (name: string, extra: Record<string, unknown>) =>

@@ -7,7 +7,7 @@
 import { capabilityDomains, createBillingDomain } from '@agw/capabilities';
 import { findCapabilityContract } from '@agw/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { billingClient, refusal } from './helpers/billing.js';
+import { billingClient, refusal, saveGermanIssuer } from './helpers/billing.js';
 import { approvedInstallation, type GatewayFixture, useGateway } from './helpers/gateway.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -21,24 +21,7 @@ type Billing = ReturnType<typeof billingClient>;
 /** An organization with an issuer profile, a bank account and one German business customer. */
 async function organization(gateway: GatewayFixture): Promise<{ billing: Billing; accountId: string }> {
   const billing = billingClient(gateway, (await approvedInstallation(gateway, '100')).key);
-  const bank = await billing.run('billing.bank_account.save', {
-    display_name: 'Main account',
-    account_holder: 'Acme Prüftechnik GmbH',
-    iban: 'DE89 3704 0044 0532 0130 00',
-    bic: 'COBADEFFXXX',
-  });
-  await billing.run('billing.profile.save', {
-    display_name: 'Acme Prüftechnik GmbH',
-    issuer_name: 'Acme Prüftechnik GmbH',
-    issuer_address_line1: 'Große Straße 1',
-    issuer_postal_code: '10115',
-    issuer_city: 'Berlin',
-    issuer_country: 'DE',
-    issuer_vat_id: 'DE123456789',
-    issuer_email: 'rechnung@acme.example',
-    locale: 'de-DE',
-    default_bank_account_id: bank.bank_account.id,
-  });
+  await saveGermanIssuer(billing);
   const account = await billing.run('billing.account.save', {
     name: 'Müller Bau GmbH',
     address_line1: 'Amtsweg 5',

@@ -49,3 +49,32 @@ export async function refusal(promise: Promise<unknown>): Promise<GatewayError> 
   }
   throw new Error('expected a refusal');
 }
+
+/**
+ * Saves what a German issuer needs before its invoices can be e-invoiced: a bank account and an issuer
+ * profile paying into it (`profile` adds or overrides fields).
+ */
+export async function saveGermanIssuer(
+  billing: ReturnType<typeof billingClient>,
+  profile: Record<string, unknown> = {},
+): Promise<void> {
+  const bank = await billing.run('billing.bank_account.save', {
+    display_name: 'Main account',
+    account_holder: 'Acme Prüftechnik GmbH',
+    iban: 'DE89 3704 0044 0532 0130 00',
+    bic: 'COBADEFFXXX',
+  });
+  await billing.run('billing.profile.save', {
+    display_name: 'Acme Prüftechnik GmbH',
+    issuer_name: 'Acme Prüftechnik GmbH',
+    issuer_address_line1: 'Große Straße 1',
+    issuer_postal_code: '10115',
+    issuer_city: 'Berlin',
+    issuer_country: 'DE',
+    issuer_vat_id: 'DE123456789',
+    issuer_email: 'rechnung@acme.example',
+    locale: 'de-DE',
+    default_bank_account_id: bank.bank_account.id,
+    ...profile,
+  });
+}
