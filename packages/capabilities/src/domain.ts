@@ -1,3 +1,4 @@
+import type { SettingsSchema } from '@agw/contracts';
 import type { CapabilityHandler, IdGenerator } from './define.js';
 import type { MailPort } from './mail.js';
 import type { Sql, SqlDatabase } from './sql.js';
@@ -52,6 +53,13 @@ export interface CapabilityDomain {
   readonly handlers: readonly CapabilityHandler<never>[];
   readonly migrations: readonly DomainMigration[];
   readonly start?: (host: DomainHost) => DomainService;
+  /**
+   * The environment variables the domain reads, as a settings schema (`settingsSchema` and `Setting`
+   * of @agw/contracts: type, default, bounds, description). The gateway validates them with its own at
+   * start (a bad value stops the start) and hands the values to `start` as `host.settings`; a domain
+   * never reads `process.env`.
+   */
+  readonly settings?: SettingsSchema;
 }
 
 /** What the gateway gives a domain's public routes and tasks. */
@@ -77,6 +85,8 @@ export interface DomainHost {
   readonly ids: IdGenerator;
   readonly clock: { now(): Date };
   readonly log: DomainLog;
+  /** The values of the domain's `settings`, validated, defaults filled in (empty without a schema). */
+  readonly settings: Readonly<Record<string, unknown>>;
 }
 
 /** A rate-limit answer. */

@@ -144,6 +144,21 @@ export {
 } from './schemas/numbers.js';
 export type { KnownScope } from './scopes.js';
 export { defaultInstallationScopes, knownScopes } from './scopes.js';
+export type {
+  IntegerSetting,
+  SettingAnnotations,
+  SettingDisplay,
+  SettingsSchema,
+  StringSetting,
+} from './settings.js';
+export {
+  readSettings,
+  Setting,
+  SettingError,
+  settingDefault,
+  settingExpectation,
+  settingsSchema,
+} from './settings.js';
 export type { SchemaType, ValidationResult, Validator, Violation } from './validator.js';
 export {
   ContractValidationError,
