@@ -22,6 +22,7 @@ import type {
   GuardChain,
   HandlerFailure,
   Refusal,
+  SettleOptions,
 } from './outcomes.js';
 import { type RunResult, type Settlement, settleRun } from './settle.js';
 
@@ -131,7 +132,8 @@ export function buildChain<P>(
     ): Promise<Executed<T, F>> {
       claim();
       const returnWrites = executeOptions?.returnWrites === true;
-      const run = await check(passed.context, passed.lastIndex + 1, lastIndex, passed.trace);
+      const context = withUnit(passed.context, executeOptions?.unit);
+      const run = await check(context, passed.lastIndex + 1, lastIndex, passed.trace);
       if (run.outcome !== 'pass') return refuse(run, returnWrites);
       let actualCostCredits: string | undefined;
       let value: T;
@@ -159,17 +161,21 @@ export function buildChain<P>(
       return { outcome: 'succeeded', value, settlement };
     }
 
-    async function defer(): Promise<Deferral> {
+    async function defer(deferOptions?: SettleOptions): Promise<Deferral> {
       claim();
-      const run = await check(passed.context, passed.lastIndex + 1, billingIndex, passed.trace);
+      const context = withUnit(passed.context, deferOptions?.unit);
+      const run = await check(context, passed.lastIndex + 1, billingIndex, passed.trace);
       if (run.outcome !== 'pass') return refuse(run);
       const settlement = await settle(run, { status: 'accepted' });
       return { outcome: 'accepted', run: atRest(run), settlement };
     }
 
-    async function fail(code: ErrorCode): Promise<Settlement> {
+    async function fail(code: ErrorCode, failOptions?: SettleOptions): Promise<Settlement> {
       claim();
-      return settle(passed, { status: 'failed', code });
+      return settle(
+        { ...passed, context: withUnit(passed.context, failOptions?.unit) },
+        { status: 'failed', code },
+      );
     }
 
     return { principal, facts: passed.context.facts, trace: passed.trace, execute, fail, defer };
@@ -178,13 +184,19 @@ export function buildChain<P>(
   return {
     names: ordered.map((guard) => guard.name),
     async admit(request, admitOptions = {}) {
-      const context: GuardContext = { request, facts: admitOptions.facts ?? {}, mode: 'invoke', trace: [] };
+      const context = withUnit(
+        { request, facts: admitOptions.facts ?? {}, mode: 'invoke', trace: [] },
+        admitOptions.unit,
+      );
       const run = await check(context, 0, policyIndex, []);
       if (run.outcome !== 'pass') return refuse(run);
       return { outcome: 'admitted', ...executable(run) };
     },
     async dryRun(request, admitOptions = {}) {
-      const context: GuardContext = { request, facts: admitOptions.facts ?? {}, mode: 'dry_run', trace: [] };
+      const context = withUnit(
+        { request, facts: admitOptions.facts ?? {}, mode: 'dry_run', trace: [] },
+        admitOptions.unit,
+      );
       const run = await check(context, 0, policyIndex, []);
       if (run.outcome !== 'pass') return refuse(run);
       const settlement = await settle(run);
@@ -209,6 +221,19 @@ export function buildChain<P>(
       return run;
     },
   };
+}
+
+/**
+ * `context` with the caller's unit of work of this phase (a run admitted in one unit may execute in
+ * another: the mutating invoke admits on the pool, then executes in its own transaction).
+ */
+function withUnit(context: GuardContext, unit: unknown): GuardContext {
+  if (unit === undefined) {
+    if (context.unit === undefined) return context;
+    const { unit: _earlier, ...rest } = context;
+    return rest;
+  }
+  return { ...context, unit };
 }
 
 /**

@@ -131,6 +131,8 @@ export interface GuardContext {
   readonly mode: GuardMode;
   /** The decisions of the guards that ran before this one. */
   readonly trace: readonly TraceEntry[];
+  /** The caller's unit of work for this run, to hand to every port call (see src/ports.ts). */
+  readonly unit?: unknown;
 }
 
 /** The approval object a `pending_approval` challenge carries back to the caller. */
@@ -198,6 +200,8 @@ export interface SettleContext {
    * writing it through its port (`ExecuteOptions.returnWrites`).
    */
   readonly returnWrites?: boolean;
+  /** The caller's unit of work for this settle, to hand to every port call (see src/ports.ts). */
+  readonly unit?: unknown;
 }
 
 /** The final outcome of one request, recorded by the settle phase. */

@@ -82,6 +82,7 @@ export type {
   GuardChain,
   HandlerFailure,
   Refusal,
+  SettleOptions,
 } from './outcomes.js';
 export type {
   ApprovalRecord,

@@ -15,6 +15,14 @@ import type { Settlement } from './settle.js';
 export interface AdmitOptions {
   /** Facts known before the chain starts (e.g. a principal resolved elsewhere). */
   readonly facts?: GuardFacts;
+  /** The caller's unit of work: handed to every port call of guards 1–6 and of a refusal's settle. */
+  readonly unit?: unknown;
+}
+
+/** Options of {@link AdmittedRun.defer} and {@link ExecutableRun.fail}. */
+export interface SettleOptions {
+  /** The caller's unit of work: handed to every port call of the checks left and of the settle. */
+  readonly unit?: unknown;
 }
 
 interface RefusalBase {
@@ -70,6 +78,11 @@ export interface ExecuteOptions<F extends { readonly code: ErrorCode }> {
    * without these writes are unaffected. Default false: the hooks write through their ports.
    */
   readonly returnWrites?: boolean;
+  /**
+   * The caller's unit of work (e.g. the transaction the result commits in): handed to every port call
+   * of `audit`, `billing` and `egress` and of the settle (see src/ports.ts), not the one `admit` had.
+   */
+  readonly unit?: unknown;
 }
 
 /** The outcome of {@link AdmittedRun.execute}: settled exactly once, whichever it is. */
@@ -117,7 +130,7 @@ export interface ExecutableRun<P> {
     options?: ExecuteOptions<F>,
   ): Promise<Executed<T, F>>;
   /** Settles the run as `failed` with `code` without running anything more (the handler cannot run). */
-  fail(code: ErrorCode): Promise<Settlement>;
+  fail(code: ErrorCode, options?: SettleOptions): Promise<Settlement>;
 }
 
 /** A run that passed guards 1–6 (through `policy`). */
@@ -128,7 +141,7 @@ export interface AdmittedRun<P> extends ExecutableRun<P> {
    * once), settles the run as `accepted`, and returns it at rest. `egress`, the handler and the final
    * settle run later through {@link GuardChain.restore}.
    */
-  defer(): Promise<Deferral>;
+  defer(options?: SettleOptions): Promise<Deferral>;
 }
 
 /** The outcome of {@link GuardChain.admit}: an admitted run, or a settled refusal or challenge. */

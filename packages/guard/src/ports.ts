@@ -4,6 +4,12 @@ import type { InstallationState, JsonSchema, SettleOutcome, TraceEntry } from '.
 // The ports: the only things the guards know about storage and the outside world. The gateway
 // implements them with PostgreSQL/Redis; src/memory/ holds in-memory versions for tests and embedding.
 // A port that cannot reach its backing service throws GuardFault({ code: 'dependency_unavailable' }).
+//
+// The ports a run writes or reads its money through (AuditSink, WalletStore, ApprovalStore) take the
+// run's unit of work as their last argument: whatever the caller gave `admit`, `dryRun`, `execute`,
+// `defer` or `fail` as `unit` (a database transaction, say), opaque to the chain and handed unchanged
+// to every port call of that run. A port finds the caller's transaction there, not in ambient state
+// (AsyncLocalStorage); undefined when the caller gave none. In-memory ports ignore it.
 
 /** A value that may be returned directly or as a promise. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -60,13 +66,13 @@ export type NewApproval = Omit<ApprovalRecord, 'approval_id' | 'status' | 'consu
 
 /** Pending approvals, decided by an operator, consumed once by the run they approve. */
 export interface ApprovalStore {
-  create(approval: NewApproval): MaybePromise<ApprovalRecord>;
-  findByTokenHash(tokenHash: string): MaybePromise<ApprovalRecord | undefined>;
+  create(approval: NewApproval, unit?: unknown): MaybePromise<ApprovalRecord>;
+  findByTokenHash(tokenHash: string, unit?: unknown): MaybePromise<ApprovalRecord | undefined>;
   /**
    * Marks an approved record consumed, atomically: true for exactly one caller, false if it was already
    * consumed or is not approved (a compare-and-set in the store).
    */
-  consume(approvalId: string, consumedAt: string): MaybePromise<boolean>;
+  consume(approvalId: string, consumedAt: string, unit?: unknown): MaybePromise<boolean>;
   /**
    * Dedupe: finds the still-pending, unexpired approval of the same installation, capability, version
    * and params hash, and rebinds it to a fresh token hash (the earlier token stops working). Returns
@@ -76,6 +82,7 @@ export interface ApprovalStore {
     match: PendingApprovalMatch,
     tokenHash: string,
     now: string,
+    unit?: unknown,
   ): MaybePromise<ApprovalRecord | undefined>;
 }
 
@@ -142,12 +149,12 @@ export interface AuditRecord {
 /** An append-only audit log. */
 export interface AuditSink {
   /** Appends a record durably and returns its id (the response's `audit_id`). */
-  append(record: AuditRecord): MaybePromise<string>;
+  append(record: AuditRecord, unit?: unknown): MaybePromise<string>;
   /**
    * Optional: appends several records atomically in one write and returns their ids in order. The
    * audit guard's `deferDecision` needs it.
    */
-  appendBatch?(records: readonly AuditRecord[]): MaybePromise<readonly string[]>;
+  appendBatch?(records: readonly AuditRecord[], unit?: unknown): MaybePromise<readonly string[]>;
 }
 
 /** A budget policy profile; a null cap means no cap. Amounts are decimal credit strings. */
@@ -185,9 +192,9 @@ export interface ChargeRequest {
 
 /** The wallet, its budget policy and its append-only ledger. */
 export interface WalletStore {
-  getSnapshot(organizationId: string, now: Date): MaybePromise<WalletSnapshot>;
+  getSnapshot(organizationId: string, now: Date, unit?: unknown): MaybePromise<WalletSnapshot>;
   /** Appends a debit unless this scope was already charged; `charged` false means it was. */
-  charge(request: ChargeRequest): MaybePromise<{ readonly charged: boolean }>;
+  charge(request: ChargeRequest, unit?: unknown): MaybePromise<{ readonly charged: boolean }>;
 }
 
 /** The organization's kill switch: all the policy guard needs of the budget policy. */

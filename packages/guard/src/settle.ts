@@ -114,6 +114,7 @@ export async function settleRun(input: {
       ...(actualCostCredits === undefined ? {} : { actualCostCredits }),
       ...(approvalId === undefined ? {} : { approvalId }),
       ...(returnWrites ? { returnWrites } : {}),
+      ...(run.context.unit === undefined ? {} : { unit: run.context.unit }),
     };
     const started = performance.now();
     try {

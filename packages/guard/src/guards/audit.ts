@@ -34,7 +34,7 @@ export function auditGuard(options: AuditGuardOptions): Guard {
 
   return {
     name: 'audit',
-    async check({ request, facts, mode, trace }) {
+    async check({ request, facts, mode, trace, unit }) {
       const record = buildAuditRecord({
         request,
         facts,
@@ -50,7 +50,7 @@ export function auditGuard(options: AuditGuardOptions): Guard {
           facts: { decisionAuditId, deferredDecision: { ...record, audit_id: decisionAuditId } },
         };
       }
-      const decisionAuditId = await sink.append(record);
+      const decisionAuditId = await sink.append(record, unit);
       return { outcome: 'pass', facts: { decisionAuditId } };
     },
     async settle(context) {
@@ -72,10 +72,10 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         return { auditId: outcome.audit_id, auditRecords: deferred ? [deferred, outcome] : [outcome] };
       }
       if (deferred !== undefined && sink.appendBatch !== undefined) {
-        const [, auditId] = await sink.appendBatch([deferred, record]);
+        const [, auditId] = await sink.appendBatch([deferred, record], context.unit);
         return { auditId };
       }
-      return { auditId: await sink.append(record) };
+      return { auditId: await sink.append(record, context.unit) };
     },
   };
 }

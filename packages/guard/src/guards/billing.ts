@@ -26,7 +26,7 @@ export function billingGuard(options: BillingGuardOptions): Guard {
 
   return {
     name: 'billing',
-    async check({ request, facts }) {
+    async check({ request, facts, unit }) {
       const estimate = parseCredits(request.capability.cost_credits);
       const estimatedCostCredits = formatCredits(estimate);
       if (estimate === 0n) return pass({ estimatedCostCredits });
@@ -36,7 +36,7 @@ export function billingGuard(options: BillingGuardOptions): Guard {
       const snapshot =
         facts.wallet?.organization_id === principal.organization_id
           ? facts.wallet
-          : await wallet.getSnapshot(principal.organization_id, clock.now());
+          : await wallet.getSnapshot(principal.organization_id, clock.now(), unit);
       const broken = brokenCaps(snapshot, estimate);
       if (broken.length === 0) return pass({ estimatedCostCredits });
       return deny(
@@ -65,7 +65,7 @@ export function billingGuard(options: BillingGuardOptions): Guard {
       };
       // The caller writes the charge with its result, or commits nothing (ExecuteOptions.returnWrites).
       if (context.returnWrites) return { chargedCredits: charge.amount_credits, charge };
-      const { charged } = await wallet.charge(charge);
+      const { charged } = await wallet.charge(charge, context.unit);
       return charged ? { chargedCredits: charge.amount_credits } : undefined;
     },
   };

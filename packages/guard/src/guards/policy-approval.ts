@@ -26,8 +26,10 @@ export async function createApprovalChallenge(input: {
   readonly reason: string;
   readonly now: Date;
   readonly approvalTtlSeconds: number;
+  /** The run's unit of work, for the store. */
+  readonly unit?: unknown;
 }): Promise<ChallengeDecision> {
-  const { approvals, principal, request, paramsHash, reason, now } = input;
+  const { approvals, principal, request, paramsHash, reason, now, unit } = input;
   const token = generateApprovalToken();
   const tokenHash = sha256Hex(token);
   // Dedupe: while the same installation's approval of the same capability, version and params is
@@ -43,19 +45,23 @@ export async function createApprovalChallenge(input: {
     },
     tokenHash,
     now.toISOString(),
+    unit,
   );
   if (renewed !== undefined) return challengeFor(renewed, token);
-  const record = await approvals.create({
-    token_hash: tokenHash,
-    organization_id: principal.organization_id,
-    installation_id: principal.installation_id,
-    capability_id: request.capability.id,
-    capability_version: request.capability.version,
-    params_hash: paramsHash,
-    reason,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + input.approvalTtlSeconds * 1000).toISOString(),
-  });
+  const record = await approvals.create(
+    {
+      token_hash: tokenHash,
+      organization_id: principal.organization_id,
+      installation_id: principal.installation_id,
+      capability_id: request.capability.id,
+      capability_version: request.capability.version,
+      params_hash: paramsHash,
+      reason,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + input.approvalTtlSeconds * 1000).toISOString(),
+    },
+    unit,
+  );
   return challengeFor(record, token);
 }
 
@@ -90,9 +96,11 @@ export async function redeemApprovalToken(input: {
   readonly paramsHash: string;
   readonly now: Date;
   readonly base: GuardFacts;
+  /** The run's unit of work, for the store. */
+  readonly unit?: unknown;
 }): Promise<PassDecision | DenyDecision | ChallengeDecision> {
-  const { approvals, token, principal, request, paramsHash, now } = input;
-  const record = await approvals.findByTokenHash(sha256Hex(token));
+  const { approvals, token, principal, request, paramsHash, now, unit } = input;
+  const record = await approvals.findByTokenHash(sha256Hex(token), unit);
   if (record === undefined || record.installation_id !== principal.installation_id) {
     return invalid('The approval token is unknown.');
   }
@@ -106,7 +114,7 @@ export async function redeemApprovalToken(input: {
   if (record.status === 'denied') return invalid('The operator denied this approval.');
   if (record.consumed_at !== null) return invalid('The approval token was already used.');
   if (record.status === 'pending') return challengeFor(record, token);
-  if (!(await approvals.consume(record.approval_id, now.toISOString()))) {
+  if (!(await approvals.consume(record.approval_id, now.toISOString(), unit))) {
     return invalid('The approval token was already used.');
   }
   return pass({

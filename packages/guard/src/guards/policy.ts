@@ -83,7 +83,7 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
       if (killSwitch !== undefined) {
         switchState = await killSwitch.getKillSwitch(principal.organization_id);
       } else if (wallet !== undefined) {
-        snapshot = await wallet.getSnapshot(principal.organization_id, clock.now());
+        snapshot = await wallet.getSnapshot(principal.organization_id, clock.now(), context.unit);
         const { kill_switch_enabled, policy_profile_id } = snapshot.policy;
         switchState = { enabled: kill_switch_enabled, policy_profile_id };
       }
@@ -126,6 +126,7 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
           paramsHash,
           now,
           base,
+          unit: context.unit,
         });
       }
       return createApprovalChallenge({
@@ -136,6 +137,7 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
         reason,
         now,
         approvalTtlSeconds,
+        unit: context.unit,
       });
     },
   };
