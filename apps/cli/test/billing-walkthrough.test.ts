@@ -1,4 +1,4 @@
-// The README's quote-to-cash walk-through, run as written: every `npm run agw -- …` line of its block
+// The quote-to-cash walk-through of docs/billing.md, run as written: every `npm run agw -- …` line of its block
 // becomes the same `agw` arguments against a real gateway, with the key only in AGW_KEY (no profile)
 // as the block's `export` says, the `<…>` placeholders replaced by what the step before answered, the
 // operator's lines with the gateway's DATA_DIR (operator.key). It ends with the invoice `paid`.
@@ -11,7 +11,7 @@ import { type ApprovedAgent, onboardApprovedAgent } from './helpers/approved-age
 import { runCli } from './helpers/run-cli.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const WALKTHROUGH = fileURLToPath(new URL('../../../docs/billing.md', import.meta.url));
 
 let test: TestGateway;
 let configHome: string;
@@ -30,9 +30,9 @@ afterAll(async () => {
   for (const dir of [configHome, emptyConfigHome]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The shell block that follows the walk-through's heading in the README. */
+/** The shell block that follows the walk-through's heading in docs/billing.md. */
 async function walkthroughBlock(): Promise<string[]> {
-  const readme = await readFile(README, 'utf8');
+  const readme = await readFile(WALKTHROUGH, 'utf8');
   const start = readme.indexOf('Quote to cash with that key');
   expect(start).toBeGreaterThanOrEqual(0);
   const open = readme.indexOf('```sh\n', start) + '```sh\n'.length;
@@ -75,7 +75,7 @@ function printedJson(stdout: string): Json {
   return JSON.parse(stdout.slice(stdout.indexOf('\n{') + 1));
 }
 
-describe('README quote to cash with the CLI', () => {
+describe('docs/billing.md quote to cash with the CLI', () => {
   it('runs every line of the walk-through as written, through to a paid invoice', async () => {
     const lines = await walkthroughBlock();
     // The key comes from the environment, as the block's first line sets it.

@@ -774,10 +774,10 @@ describe('the public JSON API', () => {
   });
 });
 
-// The README's picture: refreshed with UPDATE_SCREENSHOTS=1, else written to a temporary folder so a
+// The README's picture (docs/images): refreshed with UPDATE_SCREENSHOTS=1, else written to a temporary folder so a
 // test run leaves the checkout clean.
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
-  ? fileURLToPath(new URL('../../../docs/calendar-booking-page.png', import.meta.url))
+  ? fileURLToPath(new URL('../../../docs/images/booking-page.png', import.meta.url))
   : join(tmpdir(), `agw-calendar-booking-page-${process.pid}.png`);
 
 describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnavailable ?? ''}`, () => {
