@@ -1,6 +1,7 @@
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { billingContract, currencyCode, invalid, iso, notFound } from './common.js';
+import { checkedBic, checkedIban } from './bank-identifiers.js';
+import { billingContract, currencyCode, iso, notFound } from './common.js';
 import {
   type BankAccountRow,
   clearDefaultBankAccount,
@@ -25,21 +26,9 @@ export interface BankAccountSaveInput {
   data?: Record<string, unknown>;
 }
 
-/** IBAN check (ISO 13616: country, check digits, mod 97 = 1), spaces ignored. */
-export function normalizedIban(iban: string): string | undefined {
-  const compact = iban.replace(/\s+/g, '').toUpperCase();
-  if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(compact)) return undefined;
-  const digits = (compact.slice(4) + compact.slice(0, 4)).replace(/[A-Z]/g, (c) =>
-    String(c.charCodeAt(0) - 55),
-  );
-  let remainder = 0;
-  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97;
-  return remainder === 1 ? compact : undefined;
-}
-
 /**
  * `billing.bank_account.save`: creates or updates (with id) a bank account; the IBAN must pass its
- * check digits. The organization's first account is its default. Risk `high` (the contract's): a
+ * country's rules and the BIC its format (bank-identifiers.ts). The organization's first account is its default. Risk `high` (the contract's): a
  * changed IBAN redirects customers' money, so an operator approves it.
  */
 export const billingBankAccountSaveHandler = defineCapabilityHandler<BankAccountSaveInput, unknown>({
@@ -51,8 +40,8 @@ export const billingBankAccountSaveHandler = defineCapabilityHandler<BankAccount
       existing = (await runStatement<BankAccountRow>(ctx.sql, selectBankAccount, [org, input.id])).rows[0];
       if (existing === undefined) notFound('bank account', input.id);
     }
-    const iban = normalizedIban(input.iban);
-    if (iban === undefined) invalid('/params/iban', 'is not a valid IBAN (country, check digits, mod 97)');
+    const iban = checkedIban(input.iban, '/params/iban');
+    const bic = input.bic === undefined ? (existing?.bic ?? null) : checkedBic(input.bic, '/params/bic');
     const id = existing?.id ?? ctx.ids.uuid();
     const hasDefault = (await runStatement(ctx.sql, selectDefaultBankAccount, [org])).rows.length > 0;
     const isDefault = input.is_default ?? existing?.is_default ?? !hasDefault;
@@ -64,7 +53,7 @@ export const billingBankAccountSaveHandler = defineCapabilityHandler<BankAccount
       input.display_name,
       input.account_holder,
       iban,
-      pick('bic'),
+      bic,
       pick('bank_name'),
       pick('payment_reference_template'),
       pick('creditor_identifier'),
