@@ -14,8 +14,8 @@ import { approvedInstallation, type GatewayFixture } from '../../apps/gateway/te
 import { storedKeyFor } from '../../apps/gateway/test/helpers/idempotency-hash.js';
 import { sleep } from './helpers/net.js';
 import {
-  hasPostgresBinaries,
   type PostgresCluster,
+  postgresBinariesMissing,
   startPostgresCluster,
 } from './helpers/postgres-cluster.js';
 import { isRetryableEnvelope, type TimedAnswer, timedCall } from './helpers/timed-call.js';
@@ -38,7 +38,9 @@ interface Recorded extends TimedAnswer {
   readonly request?: unknown;
 }
 
-describe.skipIf(!hasPostgresBinaries())('PostgreSQL stopped under load and started again', () => {
+const noPostgres = postgresBinariesMissing();
+
+describe.skipIf(noPostgres)(`PostgreSQL stopped under load and started again ${noPostgres ?? ''}`, () => {
   let cluster: PostgresCluster;
   let dataDir: string;
   let gateway: GatewayHandle;

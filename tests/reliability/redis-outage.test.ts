@@ -14,9 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
 import { readOperatorKeyFile } from '../../apps/gateway/test/helpers/admin-fixtures.js';
 import { createTestEnvironment, type TestEnvironment } from '../../apps/gateway/test/helpers/environment.js';
+import { requireTool } from '../helpers/require-tool.js';
 import { withGatewayTables } from './helpers/gateway-tables.js';
 import { sleep } from './helpers/net.js';
-import { hasRedisServer, type RedisServer, startRedisServer } from './helpers/redis-server.js';
+import { type RedisServer, startRedisServer } from './helpers/redis-server.js';
 import { type Served, serve, stop } from './helpers/serve.js';
 import { type TimedAnswer, timedCall } from './helpers/timed-call.js';
 
@@ -88,12 +89,10 @@ const errorCode = (answer: TimedAnswer) => answer.json?.error?.code as string | 
 /** The `r` (remaining) of a RateLimit header such as `"capability";r=4;t=60`. */
 const remaining = (header: string | null) => Number(/;r=(\d+)/.exec(header ?? '')?.[1]);
 
-const redisInstalled = hasRedisServer();
+const noRedisServer = requireTool('redis-server');
 
-describe.skipIf(!redisInstalled)(
-  redisInstalled
-    ? 'Redis SIGKILLed under concurrent load and started again'
-    : 'Redis outage (skipped: no redis-server on the PATH)',
+describe.skipIf(noRedisServer)(
+  `Redis SIGKILLed under concurrent load and started again ${noRedisServer ?? ''}`,
   () => {
     const onPostgres = Boolean(process.env.DATABASE_URL);
     let environment: TestEnvironment;

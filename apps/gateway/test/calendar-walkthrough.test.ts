@@ -5,21 +5,12 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requireTool } from '../../../tests/helpers/require-tool.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
 const run = promisify(execFile);
-const has = async (tool: string) =>
-  run('bash', ['-c', `command -v ${tool}`]).then(
-    () => true,
-    () => false,
-  );
-const missing = (
-  await Promise.all(['bash', 'curl', 'jq'].map(async (tool) => ((await has(tool)) ? '' : tool)))
-)
-  .filter(Boolean)
-  .join(', ');
-const toolsUnavailable = missing ? `(needs ${missing} on PATH)` : undefined;
+const toolsUnavailable = requireTool('bash', 'curl', 'jq');
 
 const gateway = useGateway();
 let key: string;

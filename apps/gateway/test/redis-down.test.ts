@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { requireTool } from '../../../tests/helpers/require-tool.js';
 import { AccessClient } from './helpers/access-client.js';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 import type { GatewayFixture } from './helpers/gateway.js';
@@ -21,14 +22,7 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-function hasRedisServer(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
+const noRedisServer = requireTool('redis-server');
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
@@ -90,8 +84,8 @@ describe('Redis unreachable', () => {
     expect(answers.map((answer) => answer.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
   });
 
-  it.skipIf(!hasRedisServer())(
-    'Redis stopped mid-run: no hang, in-process limits; back: shared buckets again without restart',
+  it.skipIf(noRedisServer)(
+    `Redis stopped mid-run: no hang, in-process limits; back: shared buckets again without restart ${noRedisServer ?? ''}`,
     async () => {
       const port = await freePort();
       redis = await startRedis(port);

@@ -3,13 +3,13 @@
 // render, no line item and no totals block split across pages; a draft carries its mark and no
 // number; Factur-X embeds exactly the XML with the relationship and XMP the standard asks for.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderDocumentPdf } from '../src/billing/outputs/pdf/index.js';
 import { ciiFacturX } from '../src/billing/outputs/xml/index.js';
 import { EINVOICE_MATRIX, frozenDocument, ISSUER } from './fixtures/einvoice-matrix.js';
 import { fontsOf, onPdf, pagesOf, pdfChecksSkipReason } from './helpers/pdf-tools.js';
 
-// Skips only outside CI; in CI a missing qpdf or poppler-utils fails the file (see the helper).
+// Skips only outside CI; in CI a missing qpdf or poppler-utils fails the file (tests/helpers/require-tool.ts).
 const missing = pdfChecksSkipReason();
 const euro = (value: string) => `${value} €`;
 
@@ -141,14 +141,17 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
 });
 
 describe('the PDF checks in CI', () => {
-  it('fail instead of skipping when a tool is missing and CI is set', () => {
-    const path = process.env.PATH;
-    process.env.PATH = '/nonexistent';
+  it('fail instead of skipping when a tool is missing and CI is set, naming the tool', () => {
+    vi.stubEnv('PATH', '/nonexistent');
     try {
-      expect(pdfChecksSkipReason({})).toBe('qpdf is not installed');
-      expect(() => pdfChecksSkipReason({ CI: 'true' })).toThrow(/cannot run in CI: qpdf is not installed/);
+      vi.stubEnv('CI', undefined);
+      expect(pdfChecksSkipReason()).toBe('qpdf is missing: install it (scripts/ensure-test-tools.mjs)');
+      vi.stubEnv('CI', 'true');
+      expect(() => pdfChecksSkipReason()).toThrow(
+        /^qpdf is missing: install it \(scripts\/ensure-test-tools.mjs\)/,
+      );
     } finally {
-      process.env.PATH = path;
+      vi.unstubAllEnvs();
     }
   });
 });

@@ -1,25 +1,29 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { need, requireTool } from '../../helpers/require-tool.js';
 import { freePort } from './net.js';
 
 const run = promisify(execFile);
 const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const asRoot = process.getuid?.() === 0;
 
-/** True when initdb and pg_ctl of PostgreSQL 15 are installed (and, as root, runuser and a postgres user). */
-export function hasPostgresBinaries(): boolean {
-  if (!existsSync(join(BIN, 'initdb')) || !existsSync(join(BIN, 'pg_ctl'))) return false;
-  if (!asRoot) return true;
+/**
+ * Undefined when initdb and pg_ctl of PostgreSQL 15 are installed (and, as root, a postgres account to
+ * run them as), else why not; in CI that reason is thrown (tests/helpers/require-tool.ts).
+ */
+export function postgresBinariesMissing(): string | undefined {
+  const tools = requireTool(join(BIN, 'initdb'), join(BIN, 'pg_ctl'));
+  if (tools !== undefined || !asRoot) return tools;
+  let account = true;
   try {
     execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
-    return true;
   } catch {
-    return false;
+    account = false;
   }
+  return need('the postgres account', account, 'install PostgreSQL 15 (scripts/ensure-test-tools.mjs)');
 }
 
 /** A private PostgreSQL cluster: its own data dir and port, so stopping it disturbs no other test. */

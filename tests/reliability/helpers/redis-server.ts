@@ -1,17 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { freePort, sleep } from './net.js';
-
-/** True when a `redis-server` binary is on the PATH. */
-export function hasRedisServer(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A private `redis-server`: its own port, no persistence, so killing it disturbs no other test. */
 export interface RedisServer {

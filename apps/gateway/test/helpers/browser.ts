@@ -1,16 +1,15 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
+import { findProgram, requireTool } from '../../../../tests/helpers/require-tool.js';
 
-/** Debian's chromium (installed by scripts/ensure-test-tools.mjs before `npm test`); CHROMIUM_PATH overrides. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's chromium on PATH (installed by scripts/ensure-test-tools.mjs before `npm test`); CHROMIUM_PATH overrides. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? findProgram('chromium') ?? '/usr/bin/chromium';
 
 /**
- * Why browser tests cannot run here, or undefined when they can. Use it at the top of a test file:
+ * Why browser tests cannot run here, or undefined when they can; in CI a missing chromium throws
+ * (tests/helpers/require-tool.ts). Use it at the top of a test file:
  * `describe.skipIf(browserUnavailable)(...)`, and name it in the describe's title so a skip says why.
  */
-export const browserUnavailable: string | undefined = existsSync(CHROMIUM_PATH)
-  ? undefined
-  : `no browser at ${CHROMIUM_PATH} (install Debian's chromium package as root, or set CHROMIUM_PATH)`;
+export const browserUnavailable: string | undefined = requireTool(process.env.CHROMIUM_PATH ?? 'chromium');
 
 /**
  * Launches headless chromium through playwright-core. The sandbox is off because tests run as root

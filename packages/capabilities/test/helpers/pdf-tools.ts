@@ -1,39 +1,20 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { requireTool } from '../../../../tests/helpers/require-tool.js';
 
 const run = promisify(execFile);
 
 /**
  * Why the PDF checks cannot run here (Debian's qpdf and poppler-utils are missing), or undefined.
- * `npm test` installs them (scripts/ensure-test-tools.mjs); a test skips with this reason otherwise.
+ * `npm test` installs them (scripts/ensure-test-tools.mjs); a test skips with this reason otherwise,
+ * except in CI (`CI` set), where a missing tool throws (tests/helpers/require-tool.ts): a CI run must
+ * never pass with its PDF checks silently skipped.
  */
-export function pdfToolsMissing(): string | undefined {
-  for (const tool of ['qpdf', 'pdffonts', 'pdftotext', 'pdfinfo']) {
-    try {
-      execFileSync(tool, ['-v'], { stdio: 'ignore' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return `${tool} is not installed`;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The reason to skip the PDF checks here, or undefined when the tools are present. In CI
- * (`process.env.CI` set) the test setup installs them, so a missing tool throws instead: a CI run
- * must never pass with its PDF checks silently skipped.
- */
-export function pdfChecksSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const missing = pdfToolsMissing();
-  if (missing !== undefined && env.CI) {
-    throw new Error(
-      `The PDF checks cannot run in CI: ${missing}. Install Debian's qpdf and poppler-utils (scripts/ensure-test-tools.mjs does as root).`,
-    );
-  }
-  return missing;
+export function pdfChecksSkipReason(): string | undefined {
+  return requireTool('qpdf', 'pdffonts', 'pdftotext', 'pdfinfo');
 }
 
 /** Runs `tool` with `args(file)` on `bytes` written to a temporary file; answers its stdout. */
