@@ -1,9 +1,13 @@
 // The parts of the docs that are facts of the code: the capability list of packages/capabilities/README.md
 // (from the registry) and the endpoint and meta-tool tables of docs/interface.md (from the contracts;
-// the error table lives in docs/errors.md, kept by the contracts' own test). `npx tsx scripts/docs/write-sections.ts` writes them between their markers;
+// the error table lives in docs/errors.md, kept by the contracts' own test). `npm run docs` writes them between their markers;
 // tests/docs/generated-sections.test.ts fails when a file has drifted from what this renders.
+import { fileURLToPath } from 'node:url';
 import { capabilityDomains } from '../../packages/capabilities/src/index.js';
 import { metaTools, operations } from '../../packages/contracts/src/index.js';
+import { exportList } from './exports.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface GeneratedSection {
   /** Path from the repository root. */
@@ -87,8 +91,42 @@ export function metaToolTable(): string {
   );
 }
 
+/** Each package README's list of every export of its entry points (subpath entries under a heading). */
+const PACKAGE_ENTRIES: ReadonlyArray<{ readme: string; entries: ReadonlyArray<[string, string]> }> = [
+  {
+    readme: 'packages/contracts/README.md',
+    entries: [['@agw/contracts', 'packages/contracts/src/index.ts']],
+  },
+  { readme: 'packages/guard/README.md', entries: [['@agw/guard', 'packages/guard/src/index.ts']] },
+  {
+    readme: 'packages/capabilities/README.md',
+    entries: [['@agw/capabilities', 'packages/capabilities/src/index.ts']],
+  },
+  {
+    readme: 'packages/client/README.md',
+    entries: [
+      ['@agw/client', 'packages/client/src/index.ts'],
+      ['@agw/client/imap', 'packages/client/src/imap/index.ts'],
+      ['@agw/client/admin', 'packages/client/src/admin/index.ts'],
+    ],
+  },
+  { readme: 'apps/gateway/README.md', entries: [['@agw/gateway', 'apps/gateway/src/index.ts']] },
+];
+
+function packageExports(entries: ReadonlyArray<[string, string]>): string {
+  const lists = entries.map(([name, file]) =>
+    entries.length === 1 ? exportList(root + file) : `\`${name}\`:\n\n${exportList(root + file)}`,
+  );
+  return `<details><summary>Every export, by source file</summary>\n\n${lists.join('\n\n')}\n\n</details>`;
+}
+
 export function generatedSections(): GeneratedSection[] {
   return [
+    ...PACKAGE_ENTRIES.map(({ readme, entries }) => ({
+      file: readme,
+      name: 'exports',
+      text: packageExports(entries),
+    })),
     { file: 'packages/capabilities/README.md', name: 'capabilities', text: capabilityList() },
     { file: 'docs/interface.md', name: 'endpoints', text: endpointTable() },
     { file: 'docs/interface.md', name: 'meta-tools', text: metaToolTable() },

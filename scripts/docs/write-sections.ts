@@ -1,5 +1,6 @@
 // Writes the generated sections of the docs (scripts/docs/sections.ts) into their files.
-// Usage, from the repository root: npx tsx scripts/docs/write-sections.ts
+// Usage: npm run docs (node --conditions=@agw/source --import tsx scripts/docs/write-sections.ts: the
+// workspace packages from their sources, as the tests read them)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generatedSections, writeSection } from './sections.js';

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('generated sections of the docs', () => {
   it.each(generatedSections().map((section) => [`${section.file} (${section.name})`, section] as const))(
-    '%s matches the code (else run npx tsx scripts/docs/write-sections.ts)',
+    '%s matches the code (else run npm run docs)',
     (_, { file, name, text }) => {
       const written = readSection(readFileSync(root + file, 'utf8'), name);
       expect(written, `${file} has no <!-- generated:${name} --> section`).toBeDefined();
