@@ -4,9 +4,11 @@
 // recompute visitor ids), and the domain check accepts a property's domains and their subdomains only.
 
 import { randomUUID } from 'node:crypto';
+import { errorCodes, readSettings } from '@agw/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyticsDomain } from '../src/analytics/index.js';
 import { hostAllowed } from '../src/analytics/ingestion.js';
+import { analyticsSettings } from '../src/analytics/settings.js';
 import { type EventRecord, EventWriter } from '../src/analytics/writer.js';
 import type { DomainHost, DomainService, PublicRoute } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
@@ -17,7 +19,7 @@ let database: TestDatabase;
 let service: DomainService;
 let route: PublicRoute;
 
-function hostOf(db: TestDatabase): DomainHost {
+function hostOf(db: TestDatabase, env: Record<string, string> = {}): DomainHost {
   return {
     sql: {
       ...db.sql,
@@ -37,6 +39,13 @@ function hostOf(db: TestDatabase): DomainHost {
     ids: { uuid: randomUUID },
     clock: { now: () => NOW },
     log: { info() {}, warn() {}, error() {} },
+    // The gateway renders the envelope; here the refusal is read as the route returned it.
+    error: (code, { headers, ...error } = {}) => ({
+      status: errorCodes[code].status,
+      ...(headers === undefined ? {} : { headers }),
+      error: { code, ...error },
+    }),
+    settings: readSettings(analyticsSettings, env),
   };
 }
 
@@ -98,11 +107,11 @@ describe('ingestion', () => {
       route.handle(request({ ingestion_id: ingestionId, events: [{ name: 'ok' }, event] }));
     expect(await refused({ name: 'sign\u0000up' })).toMatchObject({
       status: 400,
-      body: { error: { details: [{ schema_pointer: '/events/1/name', keyword: 'characters' }] } },
+      error: { details: [{ schema_pointer: '/events/1/name', keyword: 'characters' }] },
     });
     expect(await refused({ name: 'signup', properties: { plan: 'pro\u0000' } })).toMatchObject({
       status: 400,
-      body: { error: { details: [{ schema_pointer: '/events/1/properties/plan', keyword: 'characters' }] } },
+      error: { details: [{ schema_pointer: '/events/1/properties/plan', keyword: 'characters' }] },
     });
     // A backslash before `u0000` is text, not the character.
     expect(await refused({ name: 'signup', properties: { path: 'C:\\u0000' } })).toMatchObject({
@@ -114,11 +123,9 @@ describe('ingestion', () => {
     const { ingestionId } = await property(30);
     const limited = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
     const post = limited.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
-    const previous = process.env.ANALYTICS_EVENTS_PER_MINUTE;
-    process.env.ANALYTICS_EVENTS_PER_MINUTE = '3';
-    const strict = (analyticsDomain.start as (host: DomainHost) => DomainService)(hostOf(database));
-    if (previous === undefined) delete process.env.ANALYTICS_EVENTS_PER_MINUTE;
-    else process.env.ANALYTICS_EVENTS_PER_MINUTE = previous;
+    const strict = (analyticsDomain.start as (host: DomainHost) => DomainService)(
+      hostOf(database, { ANALYTICS_EVENTS_PER_MINUTE: '3' }),
+    );
     const strictPost = strict.routes?.find((candidate) => candidate.method === 'POST') as PublicRoute;
     const one = { ingestion_id: ingestionId, name: 'order' };
     const two = { ingestion_id: ingestionId, events: [{ name: 'order' }, { name: 'order' }] };
@@ -126,10 +133,8 @@ describe('ingestion', () => {
     expect((await strictPost.handle(request(one))).status).toBe(202);
     const fourth = await strictPost.handle(request(one));
     expect(fourth.status).toBe(429);
-    expect(fourth.body).toMatchObject({ error: { code: 'rate_limited', retryable: true } });
-    const wait = (fourth.body as { error: { retry_after_seconds: number } }).error.retry_after_seconds;
-    expect(wait).toBeGreaterThan(0);
-    expect(fourth.headers?.['retry-after']).toBe(String(wait));
+    expect(fourth.error).toMatchObject({ code: 'rate_limited' });
+    expect(fourth.error?.retryAfterSeconds).toBeGreaterThan(0);
     // A batch larger than what is left of a fresh address's budget is refused whole.
     const four = { ingestion_id: ingestionId, events: Array.from({ length: 4 }, () => ({ name: 'order' })) };
     expect((await strictPost.handle({ ...request(four), clientAddress: '198.51.100.8' })).status).toBe(429);
@@ -148,7 +153,7 @@ describe('ingestion', () => {
     const answer = await route.handle({ ...request({}), body });
     expect(answer).toMatchObject({
       status: 400,
-      body: { error: { schema_pointer: '/properties', details: [{ keyword: 'maxDepth' }] } },
+      error: { schemaPointer: '/properties', details: [{ keyword: 'maxDepth' }] },
     });
   });
 });

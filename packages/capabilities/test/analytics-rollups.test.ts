@@ -4,9 +4,11 @@
 // and after the property moved to another time zone.
 
 import { randomUUID } from 'node:crypto';
+import { errorCodes, readSettings } from '@agw/contracts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { analyticsDomain } from '../src/analytics/index.js';
 import { rollUp } from '../src/analytics/rollup.js';
+import { analyticsSettings } from '../src/analytics/settings.js';
 import type { CapabilityHandler } from '../src/define.js';
 import type { DomainHost, DomainService, PublicRoute } from '../src/index.js';
 import { createTestDatabase, type TestDatabase } from './helpers/pglite-sql.js';
@@ -21,7 +23,7 @@ let route: PublicRoute;
 let propertyId: string;
 let ingestionId: string;
 
-function hostOf(db: TestDatabase): DomainHost {
+function hostOf(db: TestDatabase, env: Record<string, string> = {}): DomainHost {
   return {
     sql: {
       ...db.sql,
@@ -41,6 +43,13 @@ function hostOf(db: TestDatabase): DomainHost {
     ids: { uuid: randomUUID },
     clock: { now: () => NOW },
     log: { info() {}, warn() {}, error() {} },
+    // The gateway renders the envelope; here the refusal is read as the route returned it.
+    error: (code, { headers, ...error } = {}) => ({
+      status: errorCodes[code].status,
+      ...(headers === undefined ? {} : { headers }),
+      error: { code, ...error },
+    }),
+    settings: readSettings(analyticsSettings, env),
   };
 }
 

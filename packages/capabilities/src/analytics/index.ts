@@ -6,28 +6,19 @@ import { ingestion, PREFLIGHT_HEADERS } from './ingestion.js';
 import { analyticsMigrations } from './migrations.js';
 import { analyticsPropertyManageHandler } from './property-manage.js';
 import { rollUp } from './rollup.js';
+import { analyticsSettings, eventsPerMinuteOf } from './settings.js';
 import { deleteExpiredEvents, deleteExpiredRollups, deleteOldSalts } from './sql.js';
 import { analyticsStatsReadHandler } from './stats-read.js';
 import { TRACKER_SCRIPT } from './tracker.js';
 import { EventWriter } from './writer.js';
 
-/**
- * Events (not requests: a batch of 100 counts 100) per client address and minute
- * (ANALYTICS_EVENTS_PER_MINUTE overrides it).
- */
-const DEFAULT_EVENTS_PER_MINUTE = 600;
 /** Room for a batch of 100 events with their properties. */
 const EVENTS_BODY_LIMIT_BYTES = 256 * 1024;
-
-function eventsPerMinute(): number {
-  const value = Number(process.env.ANALYTICS_EVENTS_PER_MINUTE);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_EVENTS_PER_MINUTE;
-}
 
 /** Ingestion and the tracker (public routes), the event writer, daily rollups and retention. */
 function start(host: DomainHost): DomainService {
   const writer = new EventWriter(host.sql, host.log);
-  const handle = ingestion(host, writer, eventsPerMinute());
+  const handle = ingestion(host, writer, eventsPerMinuteOf(host.settings));
   return {
     routes: [
       {
@@ -110,5 +101,6 @@ export const analyticsDomain: CapabilityDomain = {
     analyticsStatsReadHandler,
   ] as readonly CapabilityHandler<never>[],
   migrations: analyticsMigrations,
+  settings: analyticsSettings,
   start,
 };

@@ -22,6 +22,7 @@ import { billingPaymentRecordHandler } from './payment-record.js';
 import { billingProfileSaveHandler } from './profile-save.js';
 import { billingReminderCreateHandler } from './reminder-create.js';
 import { billingReminderListHandler } from './reminder-list.js';
+import { billingSettings, renderingOf } from './settings.js';
 
 /** Every billing handler, quote to cash, then the outputs of an issued document (`outputs/`). */
 export const billingHandlers: readonly CapabilityHandler<never>[] = [
@@ -48,7 +49,7 @@ export const billingHandlers: readonly CapabilityHandler<never>[] = [
 
 /** Options of {@link createBillingDomain}. */
 export interface BillingDomainOptions {
-  /** The render pool's time budget and threads (else BILLING_RENDER_TIMEOUT_MS, BILLING_RENDER_THREADS). */
+  /** The render pool's time budget and threads (over BILLING_RENDER_TIMEOUT_MS, BILLING_RENDER_THREADS). */
   readonly rendering?: RenderPoolOptions;
 }
 
@@ -62,9 +63,10 @@ export function createBillingDomain(options: BillingDomainOptions = {}): Capabil
     name: 'billing',
     handlers: billingHandlers,
     migrations: [...billingMigrations, ...billingOutputMigrations],
-    start: () => ({ stop: useRenderPool(options.rendering) }),
+    settings: billingSettings,
+    start: (host) => ({ stop: useRenderPool({ ...renderingOf(host.settings), ...options.rendering }) }),
   };
 }
 
-/** The billing domain with the render pool's settings from the environment. */
+/** The billing domain with the render pool's settings from its host (the gateway's environment). */
 export const billingDomain: CapabilityDomain = createBillingDomain();

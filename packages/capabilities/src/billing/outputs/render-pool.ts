@@ -33,7 +33,7 @@ const RENDER_NICENESS = 10;
 /** An idle thread ends after this long, and gives back its parsed rule sets (≈200 MiB). */
 const IDLE_TIMEOUT_MS = 5 * 60_000;
 
-/** The render pool's settings (billing domain options, else the environment, else the defaults). */
+/** The render pool's settings (the billing domain's, else the defaults). */
 export interface RenderPoolOptions {
   /** Budget of one rendering in milliseconds, its wait for a thread included (BILLING_RENDER_TIMEOUT_MS). */
   readonly timeoutMs?: number;
@@ -41,25 +41,11 @@ export interface RenderPoolOptions {
   readonly threads?: number;
 }
 
-/** An integer setting from the environment, or a one-line error naming the variable. */
-function fromEnv(name: string, minimum: number, maximum: number): number | undefined {
-  const raw = process.env[name]?.trim();
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) {
-    throw new Error(
-      `${name} must be an integer ${minimum}-${maximum}, got '${raw}' (example: ${name}=${maximum === 64 ? 2 : 60000})`,
-    );
-  }
-  return value;
-}
-
-/** The settings in force: `options` over the environment over the defaults. */
+/** The settings in force: `options` over the defaults. */
 export function renderPoolSettings(options: RenderPoolOptions = {}): Required<RenderPoolOptions> {
   return {
-    timeoutMs:
-      options.timeoutMs ?? fromEnv('BILLING_RENDER_TIMEOUT_MS', 1, 3_600_000) ?? DEFAULT_RENDER_TIMEOUT_MS,
-    threads: options.threads ?? fromEnv('BILLING_RENDER_THREADS', 1, 64) ?? DEFAULT_THREADS,
+    timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
+    threads: options.threads ?? DEFAULT_THREADS,
   };
 }
 
@@ -80,8 +66,7 @@ function workerEntry(): { filename: string; execArgv: string[] } {
   };
 }
 
-// Read on first use, not on import: a bad variable fails the gateway's start (the domain's start reads
-// it), not every import of the package.
+// Without a start (a script, a test calling a handler) the defaults apply on first use.
 let settings: Required<RenderPoolOptions> | undefined;
 let pool: Piscina<RenderJob, RenderOutcome> | undefined;
 let users = 0;
