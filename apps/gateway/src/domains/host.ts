@@ -15,6 +15,8 @@ export interface DomainHostOptions {
   readonly rateLimiter: RateLimiter;
   readonly publicBaseUrl: string;
   readonly logger: Logger;
+  /** Each domain's validated settings by domain name (`domainSettingsOf` in src/config.ts). */
+  readonly settings?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 // Domain buckets live beside the guard's; the prefix keeps a domain's key from ever naming a guard bucket.
@@ -51,6 +53,7 @@ export function createDomainHost(domain: string, options: DomainHostOptions): Do
     publicBaseUrl: options.publicBaseUrl.replace(/\/+$/, ''),
     ids: { uuid: randomUUID },
     clock: { now: () => new Date() },
+    settings: options.settings?.[domain] ?? {},
     log: {
       info: (fields, message) => log.info(fields, message),
       warn: (fields, message) => log.warn(fields, message),
