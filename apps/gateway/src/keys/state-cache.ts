@@ -10,6 +10,7 @@ import type {
 } from '@agw/guard';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 
 /** The Redis channel every instance listens on; a message drops that instance's whole cache. */
@@ -92,11 +93,6 @@ export function accessStateSettled() {
   };
 }
 
-interface Entry<T> {
-  readonly value: T;
-  readonly expiresAt: number;
-}
-
 /**
  * Creates the cache of key records, installation state and kill switches read on every invoke. Only
  * what lets a request through is cached: live keys, ready installations and a kill switch that is off
@@ -111,9 +107,10 @@ interface Entry<T> {
 export function createAccessStateCache(options: AccessStateCacheOptions): AccessStateCache {
   const ttlMs = options.ttlMs ?? 10_000;
   const maxEntries = options.maxEntries ?? 10_000;
-  const keys = new Map<string, Entry<KeyRecord>>();
-  const installations = new Map<string, Entry<InstallationState>>();
-  const killSwitches = new Map<string, Entry<KillSwitchState>>();
+  const lru = <T extends {}>() => new LRUCache<string, T>({ max: maxEntries, ttl: ttlMs });
+  const keys = lru<KeyRecord>();
+  const installations = lru<InstallationState>();
+  const killSwitches = lru<KillSwitchState>();
   // Bumped by every drop: a read that started before it must not store what it read.
   let generation = 0;
   const dropLocal = () => {
@@ -186,27 +183,20 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
     });
   }
 
-  const cached = <T>(
-    map: Map<string, Entry<T>>,
+  const cached = <T extends {}>(
+    map: LRUCache<string, T>,
     id: string,
     load: () => Promise<T | undefined>,
     keep: (value: T) => boolean,
   ) => {
-    const hit = map.get(id);
-    const now = Date.now();
-    if (hit !== undefined && hit.expiresAt > now && live()) {
-      // Refresh its place in the LRU order.
-      map.delete(id);
-      map.set(id, hit);
-      return hit.value;
-    }
-    if (hit !== undefined) map.delete(id);
+    if (live()) {
+      // lru-cache answers no expired entry (it drops it here) and marks a hit most recently used.
+      const hit = map.get(id);
+      if (hit !== undefined) return hit;
+    } else map.delete(id);
     const started = generation;
     return load().then((value) => {
-      if (value !== undefined && keep(value) && live() && started === generation) {
-        map.set(id, { value, expiresAt: now + ttlMs });
-        if (map.size > maxEntries) map.delete(map.keys().next().value as string);
-      }
+      if (value !== undefined && keep(value) && live() && started === generation) map.set(id, value);
       return value;
     });
   };

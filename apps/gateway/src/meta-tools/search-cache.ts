@@ -1,5 +1,6 @@
 import type { CapabilityAccess, SearchResultItem } from '@agw/contracts';
 import { toSearchResultItem } from '@agw/contracts';
+import { LRUCache } from 'lru-cache';
 import { asCapabilityContract } from './catalog.js';
 import type { CursorCodec } from './cursor.js';
 import type { SearchIndex } from './search-index.js';
@@ -58,8 +59,8 @@ const ACCESS_SLOTS: Readonly<Record<CapabilityAccess, number>> = {
 };
 
 /**
- * A bounded LRU of search rankings over `index`, with the cursors `cursors` signed for them (a
- * JavaScript Map iterates oldest insertion first, so re-inserting on use keeps it in LRU order).
+ * A bounded LRU of search rankings over `index` (lru-cache, bounded by entries and by ranked
+ * positions), with the cursors `cursors` signed for them.
  */
 export function createSearchCache(
   index: SearchIndex,
@@ -68,8 +69,12 @@ export function createSearchCache(
 ): SearchCache {
   const maxEntries = options.maxEntries ?? 1024;
   const maxPositions = options.maxPositions ?? 2 ** 21;
-  const rankings = new Map<string, CachedRanking>();
-  let positions = 0;
+  const rankings = new LRUCache<string, CachedRanking>({
+    max: maxEntries,
+    maxSize: maxPositions,
+    // lru-cache sizes are positive: a search that found nothing counts as one position.
+    sizeCalculation: (ranking) => Math.max(1, ranking.ranked.length),
+  });
   const items: (SearchResultItem | undefined)[] = new Array(index.entries.length * 3);
   const itemJson = new WeakMap<SearchResultItem, string>();
 
@@ -97,30 +102,11 @@ export function createSearchCache(
   return {
     index,
     cursors,
-    get(key) {
-      const found = rankings.get(key);
-      if (found) {
-        rankings.delete(key);
-        rankings.set(key, found);
-      }
-      return found;
-    },
+    get: (key) => rankings.get(key),
     set(key, ranked, fingerprint) {
       const ranking = rankingOf(Int32Array.from(ranked), fingerprint);
-      const previous = rankings.get(key);
-      if (previous) {
-        positions -= previous.ranked.length;
-        rankings.delete(key);
-      }
-      // A ranking larger than the whole budget is answered but not kept.
-      if (ranking.ranked.length > maxPositions) return ranking;
+      // A ranking larger than the whole budget is answered but not kept (lru-cache drops the key).
       rankings.set(key, ranking);
-      positions += ranking.ranked.length;
-      while (rankings.size > maxEntries || positions > maxPositions) {
-        const oldest = rankings.keys().next().value as string;
-        positions -= (rankings.get(oldest) as CachedRanking).ranked.length;
-        rankings.delete(oldest);
-      }
       return ranking;
     },
     item(entry, access) {
@@ -137,7 +123,7 @@ export function createSearchCache(
     },
     itemJson: (item) => itemJson.get(item) ?? JSON.stringify(item),
     get size() {
-      return { entries: rankings.size, positions };
+      return { entries: rankings.size, positions: rankings.calculatedSize };
     },
   };
 }
