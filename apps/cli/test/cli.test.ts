@@ -47,13 +47,24 @@ describe('agw', () => {
   it('exits 2 with a one-line message and no stack when PORT is bad', async () => {
     const result = await runCli(['serve'], { ...environment.env, PORT: 'abc' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe("agw: PORT must be an integer 0-65535, got 'abc' (example: PORT=8080)\n");
+    expect(result.stderr).toBe('agw: PORT must be an integer from 0 to 65535 (got "abc")\n');
+  });
+
+  it("exits 2 with one line when a domain's variable is bad, before anything starts", async () => {
+    const result = await runCli(['serve', '--port', '0'], {
+      ...environment.env,
+      CALENDAR_ORG_BOOKINGS_PER_HOUR: 'abc',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'agw: CALENDAR_ORG_BOOKINGS_PER_HOUR must be an integer from 1 to 1000000 (got "abc")\n',
+    );
   });
 
   it('exits 2 when --port is bad, whatever PORT says', async () => {
     const result = await runCli(['serve', '--port', '99999'], { ...environment.env, PORT: '8080' });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("got '99999'");
+    expect(result.stderr).toContain('(got "99999")');
   });
 
   it('exits 2 with one line naming the path and the fix when DATA_DIR is open to other users', async () => {

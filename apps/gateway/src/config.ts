@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
+import { type CapabilityDomain, capabilityDomains } from '@agw/capabilities';
+import { readSettings, SettingError, type SettingsSchema } from '@agw/contracts';
+import { gatewaySettings, logLevels } from './config-schema.js';
 
-/** pino's level names; `silent` turns logging off. */
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export { logLevels };
 
 /** One of pino's level names. */
 export type LogLevel = (typeof logLevels)[number];
@@ -76,6 +78,12 @@ export interface GatewayConfig {
    * writable by group or others. Default false: such a data folder is refused at start.
    */
   readonly dataDirAllowShared?: boolean | undefined;
+  /**
+   * Each domain's settings (its `settings` schema, read and validated with the gateway's), by domain
+   * name; the gateway hands them to the domain as `host.settings`. A domain missing here gets its
+   * defaults.
+   */
+  readonly domainSettings?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Values that win over the environment (the CLI's --port, --host, --data-dir). */
@@ -97,12 +105,39 @@ export class ConfigError extends Error {
   }
 }
 
-const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-const MAX_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
+/** Whose settings a schema holds: `gateway` or a domain's name. */
+export interface SettingsOwner {
+  readonly owner: string;
+  readonly schema: SettingsSchema;
+}
 
 /**
- * Reads the gateway configuration from the environment, applies overrides and validates every value.
- * Throws a {@link ConfigError} naming the variable, the problem and an example.
+ * The gateway's settings schema, then every domain's that has one. Throws when two declare the same
+ * variable: each variable has one meaning and one row in docs/configuration.md.
+ */
+export function configurationSchemas(
+  domains: readonly CapabilityDomain[] = capabilityDomains,
+): readonly SettingsOwner[] {
+  const owners: SettingsOwner[] = [{ owner: 'gateway', schema: gatewaySettings }];
+  for (const domain of domains) {
+    if (domain.settings) owners.push({ owner: domain.name, schema: domain.settings });
+  }
+  const seen = new Map<string, string>();
+  for (const { owner, schema } of owners) {
+    for (const name of Object.keys(schema.properties)) {
+      const other = seen.get(name);
+      if (other !== undefined) throw new Error(`${name} is declared by both ${other} and ${owner}`);
+      seen.set(name, owner);
+    }
+  }
+  return owners;
+}
+
+/**
+ * Reads the gateway configuration and every domain's settings from the environment, applies
+ * overrides and validates every value against the schemas (src/config-schema.ts and each domain's
+ * `settings`). Throws a {@link ConfigError} of one line naming the variable, its value's problem and
+ * the allowed values.
  *
  * @example
  * const config = loadConfig(process.env, { port: '0' });
@@ -110,261 +145,106 @@ const MAX_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
   overrides: ConfigOverrides = {},
+  domains: readonly CapabilityDomain[] = capabilityDomains,
 ): GatewayConfig {
-  const host = parseHost(pick(overrides.host, env.HOST) ?? '127.0.0.1');
-  const port = parsePort(pick(overrides.port, env.PORT) ?? '8080');
-  const dataDirRaw = pick(overrides.dataDir, env.DATA_DIR) ?? './.data';
-  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(dataDirRaw);
-  const publicBaseUrl = parseBaseUrl(
-    blankToUndefined(env.PUBLIC_BASE_URL) ?? `http://${hostForUrl(host)}:${port}`,
-  );
+  const source = { ...env };
+  if (overrides.host !== undefined) source.HOST = overrides.host;
+  if (overrides.port !== undefined) source.PORT = String(overrides.port);
+  if (overrides.dataDir !== undefined) source.DATA_DIR = overrides.dataDir;
+  const owners = configurationSchemas(domains).slice(1);
+  const settings = read(gatewaySettings, source);
+  if (settings.HTTP_HEADERS_TIMEOUT_MS > settings.HTTP_REQUEST_TIMEOUT_MS) {
+    // Node refuses a header limit above the request limit; say so here, naming both variables.
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS (got ${settings.HTTP_HEADERS_TIMEOUT_MS} > ${settings.HTTP_REQUEST_TIMEOUT_MS})`,
+    );
+  }
+  const domainSettings: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const { owner, schema } of owners) domainSettings[owner] = Object.freeze(read(schema, source));
+  const dataDir = settings.DATA_DIR;
   return Object.freeze({
-    host,
-    port,
-    publicBaseUrl,
-    dataDir,
-    databaseUrl: parseServiceUrl(
-      'DATABASE_URL',
-      env.DATABASE_URL,
-      ['postgres:', 'postgresql:'],
-      'postgres://agw:secret@127.0.0.1:5432/agw',
+    host: settings.HOST,
+    port: settings.PORT,
+    publicBaseUrl: baseUrl(
+      settings.PUBLIC_BASE_URL ?? `http://${hostForUrl(settings.HOST)}:${settings.PORT}`,
     ),
-    databaseStatementTimeoutMs: parseStatementTimeout(blankToUndefined(env.DATABASE_STATEMENT_TIMEOUT_MS)),
-    redisUrl: parseServiceUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
-    redisKeyPrefix: parseRedisKeyPrefix(env.REDIS_KEY_PREFIX ?? ''),
-    smtpUrl: parseServiceUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], 'smtp://user:pass@127.0.0.1:587'),
-    logLevel: parseLogLevel(blankToUndefined(env.LOG_LEVEL) ?? 'info'),
-    bodyLimitBytes: parseBodyLimit(blankToUndefined(env.BODY_LIMIT_BYTES)),
-    // The access settings stay undefined when unset (defaults live with the code that uses them).
-    secretKey: parseSecretKey(blankToUndefined(env.SECRET_KEY)),
-    ownerOtpTtlSeconds: parseInteger('OWNER_OTP_TTL_SECONDS', env.OWNER_OTP_TTL_SECONDS, 1, 86_400),
-    agentOtpTtlSeconds: parseInteger('AGENT_OTP_TTL_SECONDS', env.AGENT_OTP_TTL_SECONDS, 1, 86_400),
-    otpResendCooldownSeconds: parseInteger(
-      'OTP_RESEND_COOLDOWN_SECONDS',
-      env.OTP_RESEND_COOLDOWN_SECONDS,
-      0,
-      3600,
-    ),
-    mailFrom: parseMailFrom(blankToUndefined(env.MAIL_FROM)),
-    rateLimitPerInstallationPerMinute: parseInteger(
-      'RATE_LIMIT_PER_INSTALLATION_PER_MINUTE',
-      env.RATE_LIMIT_PER_INSTALLATION_PER_MINUTE,
-      1,
-      999_999,
-    ),
-    rateLimitPerCapabilityPerMinute: parseInteger(
-      'RATE_LIMIT_PER_CAPABILITY_PER_MINUTE',
-      env.RATE_LIMIT_PER_CAPABILITY_PER_MINUTE,
-      1,
-      999_999,
-    ),
-    auditSealIntervalMs: parseInteger('AUDIT_SEAL_INTERVAL_MS', env.AUDIT_SEAL_INTERVAL_MS, 10, 60_000),
-    egressAllowedHosts: parseHostList(blankToUndefined(env.EGRESS_ALLOWED_HOSTS)),
-    egressAllowHttp: parseBoolean('EGRESS_ALLOW_HTTP', blankToUndefined(env.EGRESS_ALLOW_HTTP)),
-    // At least the idempotency retention (24 h): a replayed `accepted` answer must not point at a
-    // swept job.
-    jobRetentionHours: parseInteger('JOB_RETENTION_HOURS', env.JOB_RETENTION_HOURS, 24, 87_600),
-    ...parseHttpTimeouts(env),
-    dataDirAllowShared: parseBoolean('DATA_DIR_ALLOW_SHARED', blankToUndefined(env.DATA_DIR_ALLOW_SHARED)),
+    dataDir: isAbsolute(dataDir) ? dataDir : resolve(dataDir),
+    databaseUrl: settings.DATABASE_URL,
+    databaseStatementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+    redisUrl: settings.REDIS_URL,
+    redisKeyPrefix: settings.REDIS_KEY_PREFIX,
+    smtpUrl: settings.SMTP_URL,
+    logLevel: settings.LOG_LEVEL,
+    bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    secretKey: secretKeyBytes(settings.SECRET_KEY),
+    ownerOtpTtlSeconds: settings.OWNER_OTP_TTL_SECONDS,
+    agentOtpTtlSeconds: settings.AGENT_OTP_TTL_SECONDS,
+    otpResendCooldownSeconds: settings.OTP_RESEND_COOLDOWN_SECONDS,
+    mailFrom: settings.MAIL_FROM,
+    rateLimitPerInstallationPerMinute: settings.RATE_LIMIT_PER_INSTALLATION_PER_MINUTE,
+    rateLimitPerCapabilityPerMinute: settings.RATE_LIMIT_PER_CAPABILITY_PER_MINUTE,
+    auditSealIntervalMs: settings.AUDIT_SEAL_INTERVAL_MS,
+    egressAllowedHosts: hostList(settings.EGRESS_ALLOWED_HOSTS),
+    egressAllowHttp: settings.EGRESS_ALLOW_HTTP,
+    jobRetentionHours: settings.JOB_RETENTION_HOURS,
+    httpHeadersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT_MS,
+    httpRequestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
+    httpKeepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    dataDirAllowShared: settings.DATA_DIR_ALLOW_SHARED,
+    domainSettings: Object.freeze(domainSettings),
   });
 }
 
-// Node refuses a header limit above the request limit; say so here, naming the variables.
-function parseHttpTimeouts(env: Readonly<Record<string, string | undefined>>) {
-  const headers = parseInteger('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, 100, 600_000);
-  const request = parseInteger('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 100, 600_000);
-  const keepAlive = parseInteger('HTTP_KEEP_ALIVE_TIMEOUT_MS', env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 100, 600_000);
-  if ((headers ?? 10_000) > (request ?? 30_000)) {
-    throw new ConfigError(
-      'HTTP_HEADERS_TIMEOUT_MS',
-      `HTTP_HEADERS_TIMEOUT_MS (${headers ?? 10_000}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${request ?? 30_000}) (example: HTTP_HEADERS_TIMEOUT_MS=10000 HTTP_REQUEST_TIMEOUT_MS=30000)`,
-    );
+/**
+ * The settings of each of `domains` by name: those `config` read and validated (loadConfig), else the
+ * domain's defaults (a domain a test or an embedder adds).
+ */
+export function domainSettingsOf(
+  domains: readonly CapabilityDomain[],
+  config: Pick<GatewayConfig, 'domainSettings'>,
+): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+  const settings: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const domain of domains) {
+    settings[domain.name] =
+      config.domainSettings?.[domain.name] ?? (domain.settings ? read(domain.settings, {}) : {});
   }
-  return {
-    httpHeadersTimeoutMs: headers,
-    httpRequestTimeoutMs: request,
-    httpKeepAliveTimeoutMs: keepAlive,
-  };
+  return settings;
 }
 
-function pick(override: string | number | undefined, fromEnv: string | undefined): string | undefined {
-  if (override !== undefined) return String(override);
-  return blankToUndefined(fromEnv);
-}
-
-function blankToUndefined(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function parseHost(value: string): string {
-  // A hostname, an IPv4 address or an IPv6 address; no scheme, port or path.
-  if (!/^[A-Za-z0-9.:-]+$/.test(value) || value.length > 253) {
-    throw new ConfigError(
-      'HOST',
-      `HOST must be a hostname or IP address, got '${value}' (example: HOST=0.0.0.0)`,
-    );
+function read<S extends SettingsSchema>(schema: S, env: Readonly<Record<string, string | undefined>>) {
+  try {
+    return readSettings(schema, env);
+  } catch (error) {
+    if (error instanceof SettingError) throw new ConfigError(error.variable, error.message);
+    throw error;
   }
-  return value;
-}
-
-function parsePort(value: string): number {
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(port) || port > 65535) {
-    throw new ConfigError('PORT', `PORT must be an integer 0-65535, got '${value}' (example: PORT=8080)`);
-  }
-  return port;
 }
 
 function hostForUrl(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function parseBaseUrl(value: string): string {
+// The schema's pattern admits only http(s) without query or fragment; the URL parser has the last word.
+function baseUrl(value: string): string {
   const url = tryUrl(value);
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+  if (!url) {
     throw new ConfigError(
       'PUBLIC_BASE_URL',
-      `PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment, got '${value}' (example: PUBLIC_BASE_URL=https://gateway.example.com)`,
+      `PUBLIC_BASE_URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(value)})`,
     );
   }
   return url.href.replace(/\/+$/, '');
 }
 
-function parseServiceUrl(
-  variable: string,
-  raw: string | undefined,
-  protocols: readonly string[],
-  example: string,
-): string | undefined {
-  const value = blankToUndefined(raw);
+function secretKeyBytes(value: string | undefined): Buffer | undefined {
   if (value === undefined) return undefined;
-  const url = tryUrl(value);
-  if (!url || !protocols.includes(url.protocol) || !url.hostname) {
-    // The value may hold a password: show only its scheme, never the whole string.
-    const scheme = url?.protocol ?? 'an unparsable value';
-    throw new ConfigError(
-      variable,
-      `${variable} must be a ${protocols.map((protocol) => `${protocol}//`).join(' or ')} URL, got ${scheme} (example: ${variable}=${example})`,
-    );
-  }
-  return value;
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
 }
 
-function parseRedisKeyPrefix(value: string): string {
-  if (!/^[A-Za-z0-9_.:-]{0,64}$/.test(value)) {
-    throw new ConfigError(
-      'REDIS_KEY_PREFIX',
-      `REDIS_KEY_PREFIX must be at most 64 letters, digits or _ . : -, got '${value}' (example: REDIS_KEY_PREFIX=staging:)`,
-    );
-  }
-  return value;
-}
-
-function parseLogLevel(value: string): LogLevel {
-  const level = logLevels.find((candidate) => candidate === value.toLowerCase());
-  if (!level) {
-    throw new ConfigError(
-      'LOG_LEVEL',
-      `LOG_LEVEL must be one of ${logLevels.join(', ')}, got '${value}' (example: LOG_LEVEL=debug)`,
-    );
-  }
-  return level;
-}
-
-function parseBodyLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_BODY_LIMIT_BYTES;
-  const bytes = /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(bytes) || bytes < 1 || bytes > MAX_BODY_LIMIT_BYTES) {
-    throw new ConfigError(
-      'BODY_LIMIT_BYTES',
-      `BODY_LIMIT_BYTES must be an integer 1-${MAX_BODY_LIMIT_BYTES}, got '${value}' (example: BODY_LIMIT_BYTES=1048576)`,
-    );
-  }
-  return bytes;
-}
-
-function parseSecretKey(value: string | undefined): Buffer | undefined {
-  if (value === undefined) return undefined;
-  const bytes = /^[0-9a-fA-F]{64}$/.test(value)
-    ? Buffer.from(value, 'hex')
-    : /^[A-Za-z0-9+/]{43}=?$/.test(value)
-      ? Buffer.from(value, 'base64')
-      : undefined;
-  if (bytes?.length !== 32) {
-    // Never echo the value: it is the server secret.
-    throw new ConfigError(
-      'SECRET_KEY',
-      'SECRET_KEY must be 32 bytes as 64 hex or 44 base64 characters (example: SECRET_KEY=$(openssl rand -hex 32))',
-    );
-  }
-  return bytes;
-}
-
-function parseInteger(
-  variable: string,
-  raw: string | undefined,
-  min: number,
-  max: number,
-): number | undefined {
-  const value = blankToUndefined(raw);
-  if (value === undefined) return undefined;
-  const parsed = /^\d{1,6}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-    throw new ConfigError(
-      variable,
-      `${variable} must be an integer ${min}-${max}, got '${value}' (example: ${variable}=${max})`,
-    );
-  }
-  return parsed;
-}
-
-// 0 keeps PostgreSQL's own setting; below 100 ms ordinary statements would be cancelled under load.
-function parseStatementTimeout(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(ms) || (ms !== 0 && (ms < 100 || ms > 600_000))) {
-    throw new ConfigError(
-      'DATABASE_STATEMENT_TIMEOUT_MS',
-      `DATABASE_STATEMENT_TIMEOUT_MS must be 0 or an integer 100-600000, got '${value}' (example: DATABASE_STATEMENT_TIMEOUT_MS=30000)`,
-    );
-  }
-  return ms;
-}
-
-function parseMailFrom(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (value.length > 320 || !/^[^\r\n]*@[^\r\n]+$/.test(value)) {
-    throw new ConfigError(
-      'MAIL_FROM',
-      `MAIL_FROM must be an address, got '${value.slice(0, 80)}' (example: MAIL_FROM="Agent Gateway <agw@example.com>")`,
-    );
-  }
-  return value;
-}
-
-function parseHostList(value: string | undefined): readonly string[] {
-  if (value === undefined) return [];
-  const hosts = value.split(',').map((entry) => entry.trim().toLowerCase());
-  const bad = hosts.find(
-    (host) => !/^(\*\.)?[a-z0-9]([a-z0-9.:-]*[a-z0-9])?$/.test(host) || host.length > 253,
-  );
-  if (bad !== undefined) {
-    throw new ConfigError(
-      'EGRESS_ALLOWED_HOSTS',
-      `EGRESS_ALLOWED_HOSTS must be comma-separated host names, got '${bad.slice(0, 80)}' (example: EGRESS_ALLOWED_HOSTS=api.example.com,*.example.org)`,
-    );
-  }
+function hostList(value: string): readonly string[] {
+  const hosts = value === '' ? [] : value.split(',').map((entry) => entry.trim().toLowerCase());
   return Object.freeze(hosts);
-}
-
-function parseBoolean(variable: string, value: string | undefined): boolean {
-  if (value === undefined) return false;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw new ConfigError(
-    variable,
-    `${variable} must be true or false, got '${value.slice(0, 20)}' (example: ${variable}=true)`,
-  );
 }
 
 function tryUrl(value: string): URL | undefined {

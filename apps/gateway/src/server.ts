@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp } from './app.js';
 import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
-import { type GatewayConfig, redactUrl } from './config.js';
+import { domainSettingsOf, type GatewayConfig, redactUrl } from './config.js';
 import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
@@ -122,12 +122,14 @@ export async function startGateway(
     sealer.start();
     rollup = createChargeRollup({ knex: database.knex, logger });
     rollup.start();
-    domains = startDomains(options.domains ?? capabilityDomains, {
+    const running = options.domains ?? capabilityDomains;
+    domains = startDomains(running, {
       knex: database.knex,
       mail: { box: access.box, outbox: access.outbox },
       rateLimiter: createGatewayRateLimiter({ redis, logger }),
       publicBaseUrl: effective.publicBaseUrl,
       logger,
+      settings: domainSettingsOf(running, config),
     });
     jobs = createJobWorker(database.knex, logger, {
       retentionHours: config.jobRetentionHours,

@@ -14,16 +14,9 @@ import { waitUntil } from './helpers/mail-sink.js';
 
 const EVENTS_PER_MINUTE = 100;
 const log = captureLog();
-// The analytics domain reads its per-address limit from the process environment when the gateway
-// starts (not from the gateway's config): set for this file's gateway only.
-const previousLimit = process.env.ANALYTICS_EVENTS_PER_MINUTE;
-beforeAll(() => {
-  process.env.ANALYTICS_EVENTS_PER_MINUTE = String(EVENTS_PER_MINUTE);
-});
-const gateway = useGateway({ logger: log.logger });
-beforeAll(() => {
-  if (previousLimit === undefined) delete process.env.ANALYTICS_EVENTS_PER_MINUTE;
-  else process.env.ANALYTICS_EVENTS_PER_MINUTE = previousLimit;
+const gateway = useGateway({
+  logger: log.logger,
+  env: { ANALYTICS_EVENTS_PER_MINUTE: String(EVENTS_PER_MINUTE) },
 });
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';

@@ -10,24 +10,23 @@ import { fileURLToPath } from 'node:url';
 import { createValidator, findCapabilityContract } from '@agw/contracts';
 import ICAL from 'ical.js';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { browserUnavailable, launchBrowser } from './helpers/browser.js';
 import { contrastRatio, cssRules, hexIn } from './helpers/contrast.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { attachmentsOf, readDevMailbox, waitUntil } from './helpers/mail-sink.js';
 
-// The domain reads its limits from the process environment when the gateway starts (in beforeAll).
 // This file books about 20 times from 127.0.0.1 before its rate-limit test spends the rest.
 const BOOKINGS_PER_MINUTE = 30;
-process.env.CALENDAR_BOOKINGS_PER_MINUTE = String(BOOKINGS_PER_MINUTE);
-// The month grid reads a month of slots in pages of the link's slot_limit (up to 9 reads for a month
-// open every day 09:00–17:00), and the browser tests read several months and zones within a minute.
-process.env.CALENDAR_READS_PER_MINUTE = '1000';
-const gateway = useGateway();
-afterAll(() => {
-  delete process.env.CALENDAR_BOOKINGS_PER_MINUTE;
-  delete process.env.CALENDAR_READS_PER_MINUTE;
+const gateway = useGateway({
+  env: {
+    CALENDAR_BOOKINGS_PER_MINUTE: String(BOOKINGS_PER_MINUTE),
+    // The month grid reads a month of slots in pages of the link's slot_limit (up to 9 reads for a
+    // month open every day 09:00–17:00), and the browser tests read several months and zones within a
+    // minute.
+    CALENDAR_READS_PER_MINUTE: '1000',
+  },
 });
 let key: string;
 let calendarId: string;

@@ -84,12 +84,12 @@ describe('rate-limit configuration', () => {
   it('reads the per-minute limits and refuses a bad value naming the variable', () => {
     const config = loadConfig({ RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '90' });
     expect(config.rateLimitPerInstallationPerMinute).toBe(90);
-    expect(config.rateLimitPerCapabilityPerMinute).toBeUndefined();
+    expect(config.rateLimitPerCapabilityPerMinute).toBe(600);
     for (const bad of ['0', 'ten', '-1', '1000000']) {
       expect(() => loadConfig({ RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: bad })).toThrow(ConfigError);
     }
     expect(() => loadConfig({ RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: 'ten' })).toThrow(
-      /RATE_LIMIT_PER_CAPABILITY_PER_MINUTE must be an integer 1-999999/,
+      /RATE_LIMIT_PER_CAPABILITY_PER_MINUTE must be an integer from 1 to 999999/,
     );
   });
 });

@@ -15,22 +15,18 @@ describe.skipIf(!process.env.REDIS_URL)('REDIS_KEY_PREFIX on one shared Redis', 
   let samePrefix: GatewayHandle;
 
   beforeAll(async () => {
-    process.env.CALENDAR_READS_PER_MINUTE = String(READS_PER_MINUTE);
-    try {
-      const start = async (prefix?: string) => {
-        const environment = await createTestEnvironment();
-        environments.push(environment);
-        const env = prefix === undefined ? environment.env : { ...environment.env, REDIS_KEY_PREFIX: prefix };
-        const gateway = await startGateway(loadConfig(env));
-        gateways.push(gateway);
-        return gateway;
-      };
-      first = await start();
-      other = await start();
-      samePrefix = await start(environments[0]?.env.REDIS_KEY_PREFIX);
-    } finally {
-      delete process.env.CALENDAR_READS_PER_MINUTE;
-    }
+    const start = async (prefix?: string) => {
+      const environment = await createTestEnvironment();
+      environments.push(environment);
+      const env = { ...environment.env, CALENDAR_READS_PER_MINUTE: String(READS_PER_MINUTE) };
+      if (prefix !== undefined) env.REDIS_KEY_PREFIX = prefix;
+      const gateway = await startGateway(loadConfig(env));
+      gateways.push(gateway);
+      return gateway;
+    };
+    first = await start();
+    other = await start();
+    samePrefix = await start(environments[0]?.env.REDIS_KEY_PREFIX);
   });
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();
