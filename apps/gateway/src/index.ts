@@ -93,6 +93,7 @@ export {
   type StoredResponse,
 } from './idempotency/store.js';
 export { createInvokeRuntime, DEFAULT_RATE_LIMITS, type InvokeRuntime } from './invoke/runtime.js';
+export { type OpenTransaction, UnitOfWork } from './invoke/unit-of-work.js';
 export { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 export { type AuthenticatedKey, authenticateKey } from './keys/authenticate.js';
 export { type IssuedKey, type IssueKeyInput, issueKey, KEY_TTL_SECONDS } from './keys/issue-key.js';
@@ -164,7 +165,6 @@ export { defaultOtpSettings, type OtpSettings } from './otp/otp-service.js';
 export { createPeriodicTask, type PeriodicTask } from './periodic.js';
 export { createKnexApprovalStore } from './ports/approval-store.js';
 export { createKnexAuditSink } from './ports/audit-sink.js';
-export { createSqlExecutor, type SqlExecutor } from './ports/executor.js';
 export { createChargeRollup, DEFAULT_ROLLUP_INTERVAL_MS, rollUpCharges } from './ports/wallet-rollup.js';
 export { createKnexWalletStore, credits, readWalletSnapshot } from './ports/wallet-store.js';
 export { type AccessRouteOptions, registerAccessRoutes } from './routes/access.js';

@@ -4,6 +4,7 @@
 // before its handler runs.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GuardDenied } from '@agw/guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Answer } from './helpers/access-client.js';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
@@ -31,6 +32,16 @@ const gateway = useGateway({
     fetching('demo.rates.fetch', ['127.0.0.1'], () => `http://127.0.0.1:${port}/rates`),
     fetching('demo.rates.sneak', ['127.0.0.1'], () => `http://localhost:${port}/rates`),
     fetching('demo.rates.elsewhere', ['api.example.com'], () => 'https://api.example.com/rates'),
+    // A handler built on the guard package refusing with a denial of its own (its hint and wait included).
+    demoCapability({ id: 'demo.rates.throttled', input_schema: anyParams }, async () => {
+      throw new GuardDenied({
+        code: 'egress_denied',
+        message: 'The rates host refused this organization.',
+        hint: 'Ask the operator to allow the rates host for this organization.',
+        retryAfterSeconds: 7,
+        details: [{ host: 'rates.example.com' }],
+      });
+    }),
   ),
   env: { EGRESS_ALLOWED_HOSTS: '127.0.0.1', EGRESS_ALLOW_HTTP: 'true' },
 });
@@ -86,5 +97,17 @@ describe('egress', () => {
     expect(error.details).toEqual([{ host: 'api.example.com' }]);
     expect(handlerRuns).not.toContain('demo.rates.elsewhere');
     expect(await charges()).toBe(1);
+  });
+
+  it("answers a handler's own denial like the chain's: its hint and retry_after_seconds kept", async () => {
+    const answer = await invoke('demo.rates.throttled');
+    expect(answer.status).toBe(403);
+    const error = expectEnvelope(answer.json, 'egress_denied');
+    expect(error).toMatchObject({
+      message: 'The rates host refused this organization.',
+      hint: 'Ask the operator to allow the rates host for this organization.',
+      retry_after_seconds: 7,
+      details: [{ host: 'rates.example.com' }],
+    });
   });
 });

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSqlExecutor } from '../src/ports/executor.js';
 import { rollUpCharges } from '../src/ports/wallet-rollup.js';
 import { createKnexWalletStore } from '../src/ports/wallet-store.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -12,7 +11,7 @@ const gateway = useGateway();
 describe('wallet spend windows', () => {
   const setup = async () => {
     const { organizationId } = await approvedInstallation(gateway);
-    const wallet = createKnexWalletStore(createSqlExecutor(gateway.knex));
+    const wallet = createKnexWalletStore(gateway.knex);
     const charge = (amount: string, at: string, scope: string = randomUUID()) =>
       wallet.charge({
         organization_id: organizationId,

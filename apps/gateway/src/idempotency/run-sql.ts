@@ -2,8 +2,8 @@ import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import { withKnexConnection } from '../db/sql-knex.js';
 import { EXIT_TEXT } from '../db/tenant.js';
 import { GatewayError } from '../http/gateway-error.js';
+import type { OpenTransaction } from '../invoke/unit-of-work.js';
 import type { AuditRow } from '../ports/audit-rows.js';
-import type { OpenTransaction } from '../ports/executor.js';
 import {
   claimOrReplay,
   freshAnswer,

@@ -10,8 +10,9 @@ import {
 } from '@agw/guard';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 import { callHandler } from './handler-context.js';
-import { refusalError } from './refusal.js';
+import { denialError, refusalError } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
+import type { UnitOfWork } from './unit-of-work.js';
 
 /** The outcome of a capability run, settled (`succeeded`: a 200 body; `refused`: an error and its audit). */
 export type Executed = (
@@ -30,12 +31,13 @@ export interface CapabilityCall {
 }
 
 /**
- * Executes an admitted (invoke) or restored (job) run: audit, billing, egress; the handler as the
- * tenant's runtime role (a mutating one in a savepoint, src/invoke/handler-context.ts); one settle
- * (charge on success, outcome audit record). Call it inside the transaction the results commit in.
+ * Executes an admitted (invoke) or restored (job) run in `unit`: audit, billing, egress; the handler as
+ * the tenant's runtime role (src/invoke/handler-context.ts); one settle (charge on success, outcome
+ * audit record), its ports writing where `unit` says (src/invoke/unit-of-work.ts).
  */
 export async function executeCapability(
   runtime: InvokeRuntime,
+  unit: UnitOfWork,
   run: ExecutableRun<Principal>,
   call: CapabilityCall,
   options: { readonly returnWrites?: boolean } = {},
@@ -43,14 +45,14 @@ export async function executeCapability(
   const { contract } = call;
   const executed = await run.execute(
     ({ principal, egressHosts }) =>
-      callHandler(runtime, {
+      callHandler(runtime, unit, {
         handler: call.handler,
         params: call.params,
         principal,
         egressHosts,
         mutating: contract.mutating,
       }),
-    { classify: handlerRefusal, returnWrites: options.returnWrites === true },
+    { classify: handlerRefusal, returnWrites: options.returnWrites === true, unit },
   );
   const auditId = executed.settlement.auditId ?? '';
   const { writes } = executed.settlement;
@@ -79,8 +81,9 @@ export async function executeCapability(
 }
 
 /**
- * What a thrown handler error answers: a CapabilityError its own code and message, a refused egress
- * URL (GuardDenied from the handler's fetch) 403 `egress_denied` naming the host, anything else 500.
+ * What a thrown handler error answers: a CapabilityError its own code and message, a GuardDenied (a
+ * refused egress URL from the handler's fetch: 403 `egress_denied` naming the host) what the chain's own
+ * denial would (src/invoke/refusal.ts), anything else 500.
  */
 function handlerRefusal(thrown: unknown): GatewayError {
   if (thrown instanceof CapabilityError) {
@@ -95,13 +98,7 @@ function handlerRefusal(thrown: unknown): GatewayError {
       cause: thrown,
     });
   }
-  if (thrown instanceof GuardDenied) {
-    return new GatewayError(thrown.code, {
-      message: thrown.message,
-      ...(thrown.details === undefined ? {} : { details: [...thrown.details] }),
-      cause: thrown,
-    });
-  }
+  if (thrown instanceof GuardDenied) return denialError(thrown.toDecision(), thrown);
   // The database went away under the handler: retryable, like the same failure anywhere else.
   if (isDependencyFailure(thrown)) return dependencyUnavailable(thrown);
   return new GatewayError('internal_error', {

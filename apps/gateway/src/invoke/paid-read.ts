@@ -1,9 +1,8 @@
 import type { ExecutableRun, Principal, SettleWrites } from '@agw/guard';
 import { auditRowOf } from '../ports/audit-sink.js';
-import type { OpenTransaction } from '../ports/executor.js';
-import { stageAuditRows } from '../ports/staged-audit.js';
 import { type CapabilityCall, type Executed, executeCapability } from './execute.js';
 import type { InvokeRuntime } from './runtime.js';
+import { UnitOfWork } from './unit-of-work.js';
 
 /**
  * A paid read: the handler outside any transaction of the invoke's, then its charge and audit rows in
@@ -14,7 +13,7 @@ import type { InvokeRuntime } from './runtime.js';
  * without SQL: a Factur-X of the largest allowed invoice renders for seconds in the worker pool. The
  * chain settles with `returnWrites` (billing's charge and audit's records come back instead of being
  * written), and the run's transaction is only the two writes: BEGIN and the ledger row (WalletStore
- * `charge`), then the audit rows with COMMIT (src/ports/executor.ts `transact`). A refusal or a failure
+ * `charge`), then the audit rows with COMMIT (src/invoke/unit-of-work.ts `transaction`). A refusal or a failure
  * has no charge: its audit rows alone, one statement.
  *
  * Budgets are unchanged: billing's check reads the wallet snapshot before the handler and takes no
@@ -28,16 +27,17 @@ export async function runPaidRead(
   run: ExecutableRun<Principal>,
   call: CapabilityCall,
 ): Promise<Executed> {
-  const executed = await executeCapability(runtime, run, call, { returnWrites: true });
+  const executed = await executeCapability(runtime, UnitOfWork.read(runtime.knex), run, call, {
+    returnWrites: true,
+  });
   const writes: SettleWrites = executed.writes ?? { audit: [] };
-  const { executor } = runtime;
-  const charged = await executor.transact(async () => {
-    const made = writes.charge !== undefined && (await runtime.wallet.charge(writes.charge)).charged;
+  const charged = await UnitOfWork.transaction(runtime.knex, async (unit) => {
+    const made = writes.charge !== undefined && (await runtime.wallet.charge(writes.charge, unit)).charged;
     const records =
       writes.charge === undefined || made
         ? writes.audit
         : writes.audit.map((record) => ({ ...record, charged_credits: null }));
-    stageAuditRows(executor.transaction() as OpenTransaction, records.map(auditRowOf));
+    await unit.writeAudit(records.map(auditRowOf));
     return made;
   });
   if (writes.charge === undefined || charged || executed.kind !== 'succeeded') return executed;

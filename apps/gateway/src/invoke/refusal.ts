@@ -1,4 +1,4 @@
-import type { FaultCode, Refusal } from '@agw/guard';
+import type { DenyDecision, FaultCode, Refusal } from '@agw/guard';
 import { GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 
 /**
@@ -9,16 +9,7 @@ import { GatewayError, isDependencyFailure } from '../http/gateway-error.js';
  * answers it as `pending_approval`); one after admission would be a bug, so it is an internal error.
  */
 export function refusalError(refusal: Refusal): GatewayError {
-  if (refusal.outcome === 'deny') {
-    const { code, message, hint, schemaPointer, details, retryAfterSeconds } = refusal.decision;
-    return new GatewayError(code, {
-      message,
-      ...(hint === undefined ? {} : { hint }),
-      ...(schemaPointer === undefined ? {} : { schemaPointer }),
-      ...(details === undefined ? {} : { details }),
-      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-    });
-  }
+  if (refusal.outcome === 'deny') return denialError(refusal.decision);
   const cause = refusal.outcome === 'fault' ? refusal.error : refusal.decision;
   if (refusal.outcome === 'fault' && faultCode(refusal) === 'dependency_unavailable') {
     return new GatewayError('dependency_unavailable', {
@@ -28,6 +19,22 @@ export function refusalError(refusal: Refusal): GatewayError {
     });
   }
   return new GatewayError('internal_error', { message: 'An unexpected error occurred.', cause });
+}
+
+/**
+ * The wire error of a denial, wherever it was decided: by a guard of the chain, or thrown as a
+ * GuardDenied by a handler (its fetch's refused URL: `cause`). Every field of the decision is kept.
+ */
+export function denialError(decision: DenyDecision, cause?: unknown): GatewayError {
+  const { code, message, hint, schemaPointer, details, retryAfterSeconds } = decision;
+  return new GatewayError(code, {
+    message,
+    ...(hint === undefined ? {} : { hint }),
+    ...(schemaPointer === undefined ? {} : { schemaPointer }),
+    ...(details === undefined ? {} : { details }),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /**

@@ -22,7 +22,6 @@ import type { Logger } from '../logger.js';
 import type { MailStaging } from '../mail/domain-mail.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
-import { createSqlExecutor, type SqlExecutor } from '../ports/executor.js';
 import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
 import { createKnexWalletStore } from '../ports/wallet-store.js';
 import { createGatewayRateLimiter } from './rate-limiter.js';
@@ -50,9 +49,9 @@ export function rateLimitsOf(config: GatewayConfig): RateLimits {
 /** The invoke chain and the ports the routes and handlers share, built once per app. */
 export interface InvokeRuntime {
   readonly chain: GuardChain<Principal>;
-  readonly executor: SqlExecutor;
+  /** Billing's wallet port (a paid read writes its charge through it, src/invoke/paid-read.ts). */
   readonly wallet: WalletStore;
-  /** The pool: a read's handler borrows a connection per statement (src/db/tenant-read.ts). */
+  /** The pool each run's unit of work opens on (src/invoke/unit-of-work.ts). */
   readonly knex: Knex;
   readonly clock: Clock;
   /** Key records by prefix, cached (src/keys/state-cache.ts): also what search and describe read. */
@@ -94,11 +93,10 @@ export interface InvokeRuntimeOptions {
  */
 export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = {}): InvokeRuntime {
   const clock = options.clock ?? systemClock;
-  const executor = createSqlExecutor(knex);
   const egress = options.egress ?? { allowedHosts: [], allowHttp: false };
   const protocols = egress.allowHttp ? ['https:', 'http:'] : ['https:'];
   const noEgress = createEgressFetch([], fetch, { protocols });
-  const wallet = createKnexWalletStore(executor);
+  const wallet = createKnexWalletStore(knex);
   const cache = createAccessStateCache({
     knex,
     redis: options.redis,
@@ -112,8 +110,8 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     // The kill switch alone, cached: a free read then reads no wallet (billing reads it when paid).
     killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
     validator: createValidator(),
-    approvals: createKnexApprovalStore(executor),
-    audit: createKnexAuditSink(executor),
+    approvals: createKnexApprovalStore(knex),
+    audit: createKnexAuditSink(knex),
     wallet,
     egress: createStaticEgressPolicy(egress.allowedHosts),
     rateLimiter: createGatewayRateLimiter({
@@ -128,7 +126,6 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
   });
   return {
     chain,
-    executor,
     wallet,
     knex,
     clock,

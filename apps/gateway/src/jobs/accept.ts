@@ -3,7 +3,7 @@ import type { InvokeRequest } from '@agw/contracts';
 import type { AdmittedRun, GuardCapability, Principal } from '@agw/guard';
 import type { Executed } from '../invoke/execute.js';
 import { refusalError } from '../invoke/refusal.js';
-import type { InvokeRuntime } from '../invoke/runtime.js';
+import type { UnitOfWork } from '../invoke/unit-of-work.js';
 import { insertJob, type StoredRunState } from './job-store.js';
 import { acceptedResponse } from './poll.js';
 
@@ -11,19 +11,20 @@ import { acceptedResponse } from './poll.js';
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
 /**
- * The synchronous half of a long-running invoke, inside the invoke's transaction: the admitted run is
+ * The synchronous half of a long-running invoke, in the invoke's unit of work (a transaction whose
+ * ports write: src/invoke/unit-of-work.ts `transaction` or `within`): the admitted run is
  * deferred — `audit` and `billing`'s check run now (so a refusal is answered now, with the usual
  * envelope), and it is settled as `accepted` (its audit record is the answer's `audit_id`; nothing is
  * charged) — and the job is stored in the same transaction with the run at rest. The worker
  * (src/jobs/run-job.ts) restores it and runs egress, the handler and the final settle.
  */
 export async function acceptJob(
-  runtime: InvokeRuntime,
+  unit: UnitOfWork,
   admitted: AdmittedRun<Principal>,
   contract: GuardCapability,
   request: InvokeRequest,
 ): Promise<Executed> {
-  const deferral = await admitted.defer();
+  const deferral = await admitted.defer({ unit });
   const auditId = deferral.settlement.auditId ?? '';
   if (deferral.outcome !== 'accepted') return { kind: 'refused', error: refusalError(deferral), auditId };
   const { principal } = admitted;
@@ -37,7 +38,7 @@ export async function acceptJob(
     after: run.after,
   };
   const id = randomUUID();
-  await insertJob(runtime.executor.sql(), {
+  await insertJob(unit.sql, {
     id,
     organization_id: principal.organization_id,
     installation_id: principal.installation_id,

@@ -5,6 +5,7 @@ import { renderError } from '../http/error-envelope.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { type Executed, executeCapability } from '../invoke/execute.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
+import { UnitOfWork } from '../invoke/unit-of-work.js';
 import type { Logger } from '../logger.js';
 import { finishJob, type JobRow, lockJob, requeueJob } from './job-store.js';
 
@@ -26,7 +27,8 @@ export interface RunJobOptions {
 }
 
 /**
- * Runs one claimed job in one transaction: the job row is locked (so no other worker takes it while it
+ * Runs one claimed job in one transaction (its unit of work, src/invoke/unit-of-work.ts: the chain's
+ * ports write in it, a mutating handler runs in a savepoint): the job row is locked (so no other worker takes it while it
  * runs, even past its lease), the deferred run is restored from the row, and invoke's own
  * `executeCapability` runs egress, the handler and the settle (charge once on success, outcome audit
  * record). The final answer is stored in the same transaction, so the handler's writes, the charge, the
@@ -37,7 +39,8 @@ export interface RunJobOptions {
  */
 export async function runJob(runner: JobRunner, job: JobRow, options: RunJobOptions): Promise<void> {
   const { runtime } = runner;
-  await runtime.executor.transact(async (sql) => {
+  await UnitOfWork.transaction(runtime.knex, async (unit) => {
+    const { sql } = unit;
     const locked = await lockJob(sql, job.id, options.owner);
     if (locked === undefined) return;
     const contract = runner.contractOf(job.capability_id, job.capability_version);
@@ -45,11 +48,11 @@ export async function runJob(runner: JobRunner, job: JobRow, options: RunJobOpti
     const run = restoreRun(runner, job, contract);
     let executed: Executed;
     if (contract === undefined || handler === undefined) {
-      executed = await fail(run, 'capability_not_found', 'The capability is gone from this gateway.');
+      executed = await fail(unit, run, 'capability_not_found', 'The capability is gone from this gateway.');
     } else if (locked.attempts > locked.max_attempts) {
-      executed = await fail(run, 'internal_error', 'The job failed after every attempt.');
+      executed = await fail(unit, run, 'internal_error', 'The job failed after every attempt.');
     } else {
-      executed = await executeCapability(runtime, run, { contract, handler, params: job.params });
+      executed = await executeCapability(runtime, unit, run, { contract, handler, params: job.params });
     }
     await store(sql, locked, executed, options);
   });
@@ -113,7 +116,12 @@ function restoreRun(
 }
 
 /** Settles a job that cannot run as failed: one outcome audit record, nothing charged. */
-async function fail(run: ExecutableRun<Principal>, code: ErrorCode, message: string): Promise<Executed> {
-  const settlement = await run.fail(code);
+async function fail(
+  unit: UnitOfWork,
+  run: ExecutableRun<Principal>,
+  code: ErrorCode,
+  message: string,
+): Promise<Executed> {
+  const settlement = await run.fail(code, { unit });
   return { kind: 'refused', error: new GatewayError(code, { message }), auditId: settlement.auditId ?? '' };
 }

@@ -9,11 +9,11 @@ import { type Executed, executeCapability } from '../invoke/execute.js';
 import { runPaidRead } from '../invoke/paid-read.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
+import { UnitOfWork } from '../invoke/unit-of-work.js';
 import { acceptJob } from '../jobs/accept.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import { auditRowOf } from '../ports/audit-sink.js';
-import { takeStagedAuditRows } from '../ports/staged-audit.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
@@ -107,9 +107,9 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     // A long-running read is accepted here, in one transaction with its job row, and run by a job
     // worker (src/jobs).
     const executed = contract.long_running
-      ? await runtime.executor.transact(() => acceptJob(runtime, admission, contract, request))
+      ? await UnitOfWork.transaction(runtime.knex, (unit) => acceptJob(unit, admission, contract, request))
       : isFree(contract)
-        ? await executeCapability(runtime, admission, capabilityCall)
+        ? await executeCapability(runtime, UnitOfWork.read(runtime.knex), admission, capabilityCall)
         : await runPaidRead(runtime, admission, capabilityCall);
     if (executed.kind === 'succeeded') return { status: 200, body: executed.body, headers };
     const { error, auditId } = executed;
@@ -149,18 +149,17 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     { ...options, wallet },
     async (open, snapshot): Promise<WrittenOutcome> => {
       if (contract.long_running) {
-        // The deferral's ports write as in any run's transaction: its audit rows are staged on `open`.
-        const accepted = await runtime.executor.within(
-          open,
-          () => acceptJob(runtime, admission, contract, request),
-          snapshot,
-        );
-        return { outcome: mutationOutcome(accepted), auditRows: takeStagedAuditRows(open) };
+        // The deferral's ports write as in any run's transaction: its audit rows are staged in the unit.
+        const unit = UnitOfWork.within(open, snapshot);
+        const accepted = await acceptJob(unit, admission, contract, request);
+        return { outcome: mutationOutcome(accepted), auditRows: unit.takeAuditRows() };
       }
-      const executed = await runtime.executor.withinOpen(
-        open,
-        () => executeCapability(runtime, admission, capabilityCall, { returnWrites: true }),
-        snapshot,
+      const executed = await executeCapability(
+        runtime,
+        UnitOfWork.mutation(open, snapshot),
+        admission,
+        capabilityCall,
+        { returnWrites: true },
       );
       return {
         outcome: mutationOutcome(executed),

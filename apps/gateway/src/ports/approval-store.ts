@@ -1,8 +1,10 @@
 import { runStatement } from '@agw/capabilities';
 import type { ApprovalRecord, ApprovalStore } from '@agw/guard';
+import type { Knex } from 'knex';
 import { transactionOnPool } from '../db/pool-transaction.js';
+import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
+import { unitOf } from '../invoke/unit-of-work.js';
 import { toIso } from '../keys/key-store.js';
-import type { SqlExecutor } from './executor.js';
 
 interface ApprovalRow extends Omit<ApprovalRecord, 'created_at' | 'expires_at' | 'consumed_at'> {
   readonly created_at: Date | string;
@@ -77,11 +79,14 @@ const CONSUME = {
  * committed (each statement its own snapshot). `create` opens its transaction on the pool: the approval
  * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
  */
-export function createKnexApprovalStore(executor: SqlExecutor): ApprovalStore {
+export function createKnexApprovalStore(knex: Knex): ApprovalStore {
+  const pool = sqlDatabaseOfKnex(knex);
+  // The run's unit of work, if it has one; the pool otherwise (the policy guard runs at admission).
+  const sqlOf = (unit: unknown) => unitOf(unit)?.sql ?? pool;
   return {
     create: (approval) =>
       // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT.
-      transactionOnPool(executor.knex, async ({ sql, committing }) => {
+      transactionOnPool(knex, async ({ sql, committing }) => {
         const run = `${approval.installation_id}:${approval.capability_id}:${approval.capability_version}:${approval.params_hash}`;
         await runStatement(sql, LOCK, [`agw.approval:${run}`]);
         const { rows } = await runStatement<ApprovalRow>(committing, RENEW_OR_CREATE, [
@@ -97,13 +102,13 @@ export function createKnexApprovalStore(executor: SqlExecutor): ApprovalStore {
         ]);
         return toRecord(rows[0] as ApprovalRow);
       }),
-    async findByTokenHash(tokenHash) {
-      const { rows } = await runStatement<ApprovalRow>(executor.sql(), FIND, [tokenHash]);
+    async findByTokenHash(tokenHash, unit) {
+      const { rows } = await runStatement<ApprovalRow>(sqlOf(unit), FIND, [tokenHash]);
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
     // The fast path without a lock: the update's row lock serializes two renewals (the later token wins).
-    async renewPending(match, tokenHash, now) {
-      const { rows } = await runStatement<ApprovalRow>(executor.sql(), RENEW, [
+    async renewPending(match, tokenHash, now, unit) {
+      const { rows } = await runStatement<ApprovalRow>(sqlOf(unit), RENEW, [
         match.installation_id,
         match.capability_id,
         match.capability_version,
@@ -113,8 +118,8 @@ export function createKnexApprovalStore(executor: SqlExecutor): ApprovalStore {
       ]);
       return rows[0] === undefined ? undefined : toRecord(rows[0]);
     },
-    async consume(approvalId, consumedAt) {
-      const updated = await runStatement(executor.sql(), CONSUME, [approvalId, consumedAt]);
+    async consume(approvalId, consumedAt, unit) {
+      const updated = await runStatement(sqlOf(unit), CONSUME, [approvalId, consumedAt]);
       return updated.rowCount === 1;
     },
   };

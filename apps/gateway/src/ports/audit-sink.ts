@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
+import type { Knex } from 'knex';
 import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
+import { unitOf } from '../invoke/unit-of-work.js';
 import { auditBatcherFor } from './audit-batcher.js';
 import type { AuditRow } from './audit-rows.js';
-import { OPEN_TRANSACTION_WRITE, type SqlExecutor } from './executor.js';
-import { stageAuditRows } from './staged-audit.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
 function statusOf(record: AuditRecord): number {
@@ -47,32 +47,29 @@ export function auditRowOf(record: AuditRecord): AuditRow {
 
 /**
  * The guard's AuditSink over `audit_events`: one row per decision and outcome, with a fresh audit id
- * (the response's `audit_id`) unless the record brings one. Inside an invoke's transaction the rows
- * commit with the result, written by the transaction's last statement of the gateway's own (staged:
- * src/ports/staged-audit.ts), so they cost no round trip of their own; outside one (refusals, free
- * reads) they are group-committed with other requests' rows (src/ports/audit-batcher.ts) and the call
- * resolves once they are written. `appendBatch` writes a deferred decision and its outcome together.
+ * (the response's `audit_id`) unless the record brings one, written where the run's unit of work says
+ * (src/invoke/unit-of-work.ts): in a transaction the rows commit with the result, written by the
+ * transaction's last statement of the gateway's own, so they cost no round trip of their own; on the
+ * pool (a refusal at admission, a read) they are group-committed with other requests' rows
+ * (src/ports/audit-batcher.ts) and the call resolves once they are written. A mutating invoke's
+ * transaction refuses them: it writes the chain's records itself (returnWrites). `appendBatch` writes a
+ * deferred decision and its outcome together.
  */
-export function createKnexAuditSink(executor: SqlExecutor): AuditSink {
-  const batcher = auditBatcherFor(executor.knex);
-  const write = async (rows: AuditRow[]) => {
-    // The mutating invoke's own transaction writes the chain's records itself (returnWrites): rows sent
-    // here would commit apart from it (and on PGlite wait for the connection it holds).
-    if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
-    const transaction = executor.transaction();
-    // No invoke transaction (or a free read's tenant connection, which may not write audit rows).
-    if (transaction === undefined) return batcher.write(rows);
-    stageAuditRows(transaction, rows);
+export function createKnexAuditSink(knex: Knex): AuditSink {
+  const batcher = auditBatcherFor(knex);
+  const write = async (rows: AuditRow[], unit: unknown) => {
+    const work = unitOf(unit);
+    await (work === undefined ? batcher.write(rows) : work.writeAudit(rows));
   };
   return {
-    async append(record: AuditRecord): Promise<string> {
+    async append(record: AuditRecord, unit?: unknown): Promise<string> {
       const row = auditRowOf(record);
-      await write([row]);
+      await write([row], unit);
       return row.audit_id;
     },
-    async appendBatch(records: readonly AuditRecord[]): Promise<readonly string[]> {
+    async appendBatch(records: readonly AuditRecord[], unit?: unknown): Promise<readonly string[]> {
       const rows = records.map(auditRowOf);
-      await write(rows);
+      await write(rows, unit);
       return rows.map((row) => row.audit_id);
     },
   };

@@ -1,8 +1,8 @@
 import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlOfKnex } from '../db/sql-knex.js';
-import { OPEN_TRANSACTION_WRITE, type SqlExecutor } from './executor.js';
+import { sqlDatabaseOfKnex, sqlOfKnex } from '../db/sql-knex.js';
+import { unitOf } from '../invoke/unit-of-work.js';
 
 type Amount = string | number | null;
 
@@ -125,32 +125,34 @@ function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
 }
 
 /**
- * The guard's WalletStore over PostgreSQL. An organization without a `wallets` row has balance 0;
+ * The guard's WalletStore over PostgreSQL, reading and charging in the run's unit of work
+ * (src/invoke/unit-of-work.ts). An organization without a `wallets` row has balance 0;
  * without a `policy_profiles` row it has no caps and the kill switch off (policy_profile_id null).
  * Spend windows: the last 60 minutes (burn rate; whole UTC minutes, so a charge up to 59 s older still
  * counts: a cap errs on the side of refusing), the current UTC day and the current UTC month.
  */
-export function createKnexWalletStore(executor: SqlExecutor): WalletStore {
+export function createKnexWalletStore(knex: Knex): WalletStore {
+  // Without a unit of work (the admission's guards): the pool, one statement per checkout.
+  const pool = sqlDatabaseOfKnex(knex);
   return {
-    // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
-    getSnapshot: (organizationId, now) =>
-      executor.takeSnapshot(organizationId) ?? readWalletSnapshot(executor.sql(), organizationId, now),
-    async charge(request) {
-      if (executor.open() !== undefined) throw new Error(OPEN_TRANSACTION_WRITE);
+    getSnapshot(organizationId, now, unit) {
+      const work = unitOf(unit);
+      // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
+      return work?.takeSnapshot(organizationId) ?? readWalletSnapshot(work?.sql ?? pool, organizationId, now);
+    },
+    async charge(request, unit) {
       // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.
-      const inserted = await executor
-        .sql()
-        .query(
-          CHARGE_SQL,
-          [
-            request.organization_id,
-            request.amount_credits,
-            request.idempotency_scope,
-            request.capability_id,
-            request.occurred_at,
-          ],
-          { name: 'agw.wallet.charge' },
-        );
+      const inserted = await (unitOf(unit)?.writeSql() ?? pool).query(
+        CHARGE_SQL,
+        [
+          request.organization_id,
+          request.amount_credits,
+          request.idempotency_scope,
+          request.capability_id,
+          request.occurred_at,
+        ],
+        { name: 'agw.wallet.charge' },
+      );
       return { charged: inserted.rows.length > 0 };
     },
   };
