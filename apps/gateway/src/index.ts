@@ -51,6 +51,7 @@ export {
   redactUrl,
 } from './config.js';
 export { type Database, type DatabaseDriver, openDatabase } from './db/knex.js';
+export { knexTransaction } from './db/knex-transaction.js';
 export {
   allMigrations,
   type GatewayMigration,
@@ -59,6 +60,7 @@ export {
   type MigrationResult,
   runMigrations,
 } from './db/migrate.js';
+export type { SqlPool, TransactionSql } from './db/pool.js';
 export {
   buildDiscoveryDocuments,
   type DiscoveryDocuments,

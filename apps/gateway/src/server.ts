@@ -171,7 +171,7 @@ export async function startGateway(
     await rollup?.stop();
     await access?.stop();
     if (redis) await closeRedis(redis);
-    await database.knex.destroy().catch(() => {});
+    await database.close().catch(() => {});
     throw error;
   }
 }
@@ -239,7 +239,7 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   await rollup?.stop();
   await access?.stop();
   if (redis) await closeRedis(redis);
-  await database.knex.destroy();
+  await database.close();
   logger.info('Agent Gateway stopped');
 }
 

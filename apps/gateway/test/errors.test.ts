@@ -225,7 +225,7 @@ describe('an unreachable database', () => {
 
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
-    await database.knex.destroy();
+    await database.close();
   });
 
   it('makes /health answer 503 degraded with the database down', async () => {

@@ -6,6 +6,7 @@ import {
   type GatewayHandle,
   IdempotencyStore,
   jsonBody,
+  knexTransaction,
   loadConfig,
   runIdempotent,
   SecretBox,
@@ -321,12 +322,12 @@ describe('leases and fencing', () => {
     expect(await store.begin(scope, 'f1', 'request-b')).toEqual({ kind: 'claimed' });
     const response = { status: 200, contentType: 'application/json', body: Buffer.from('{"a":1}') };
     await expect(
-      gateway.knex.transaction(async (trx) => {
+      knexTransaction(gateway.knex, async (trx) => {
         await store.fence(trx, scope, 'request-a');
         await store.complete(trx, scope, 'request-a', response, false);
       }),
     ).rejects.toMatchObject({ code: 'idempotency_request_in_progress' });
-    await gateway.knex.transaction(async (trx) => {
+    await knexTransaction(gateway.knex, async (trx) => {
       await store.fence(trx, scope, 'request-b');
       await store.complete(trx, scope, 'request-b', response, false);
     });

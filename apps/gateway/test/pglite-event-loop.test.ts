@@ -19,7 +19,7 @@ describe.skipIf(onPostgres)('the embedded database and the event loop', () => {
   });
 
   afterAll(async () => {
-    await database?.knex.destroy();
+    await database?.close();
     await environment?.cleanup();
   });
 

@@ -6,8 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
+import { knexTransaction, sqlOfKnexTransaction } from '../src/db/knex-transaction.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { sqlOfKnexTransaction } from '../src/db/sql-knex.js';
 import { createPgSqlDatabase } from '../src/db/sql-pg.js';
 import { queryAfter } from '../src/db/sql-pg-batch.js';
 import { createPgliteSqlDatabase } from '../src/db/sql-pglite.js';
@@ -53,7 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closePort?.();
-  await database?.knex.destroy();
+  await database?.close();
   await environment?.cleanup();
 });
 
@@ -104,7 +104,7 @@ describe(`the SQL port (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
 describe('the SQL port on a knex transaction', () => {
   it("runs in the knex transaction: it sees the transaction's rows and rolls back with it", async () => {
     const { knex } = database;
-    const attempt = knex.transaction(async (trx) => {
+    const attempt = knexTransaction(knex, async (trx) => {
       await trx('tenant_rows').insert({ organization_id: ORG_A, label: 'by knex' });
       const sql = sqlOfKnexTransaction(trx);
       const seen = await sql.query<{ label: string }>('select label from tenant_rows where label = $1', [
@@ -120,7 +120,7 @@ describe('the SQL port on a knex transaction', () => {
 
   it('passes `?` (in strings and jsonb operators) through untouched, and refuses to run after the end', async () => {
     let kept: Sql | undefined;
-    const answer = await database.knex.transaction(async (trx) => {
+    const answer = await knexTransaction(database.knex, async (trx) => {
       kept = sqlOfKnexTransaction(trx);
       const { rows } = await kept.query<{ has: boolean; text: string }>(
         `select $1::jsonb ?| array['a'] as has, 'why?' as text`,
@@ -133,7 +133,7 @@ describe('the SQL port on a knex transaction', () => {
   });
 
   it("runs a handler's SQL as the runtime role of one organization, then as the gateway again", async () => {
-    const seen = await database.knex.transaction(async (trx) => {
+    const seen = await knexTransaction(database.knex, async (trx) => {
       const sql = sqlOfKnexTransaction(trx);
       const before = await sql.query<{ role: string }>('select current_user as role');
       const inside = await runAsTenant(sql, ORG_A, async (tenant) => {
@@ -152,7 +152,7 @@ describe('the SQL port on a knex transaction', () => {
   });
 
   it("refuses a row written for another organization (the policy's check)", async () => {
-    const planted = database.knex.transaction((trx) =>
+    const planted = knexTransaction(database.knex, (trx) =>
       runAsTenant(sqlOfKnexTransaction(trx), ORG_A, (tenant) =>
         tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'planted')", [ORG_B]),
       ),
@@ -162,7 +162,7 @@ describe('the SQL port on a knex transaction', () => {
   });
 
   it("a mutating handler's savepoint: its writes and the role roll back on failure, the transaction goes on", async () => {
-    const outcome = await database.knex.transaction(async (trx) => {
+    const outcome = await knexTransaction(database.knex, async (trx) => {
       const sql = sqlOfKnexTransaction(trx);
       const failed = await runInTenantSavepoint(sql, ORG_A, async (tenant) => {
         await tenant.query("insert into tenant_rows (organization_id, label) values ($1, 'undone')", [ORG_A]);
@@ -182,14 +182,14 @@ describe('the SQL port on a knex transaction', () => {
     expect(
       (await database.knex('tenant_rows').whereIn('label', ['undone', 'kept'])).map((row) => row.label),
     ).toEqual(['kept']);
-    const injected = database.knex.transaction((trx) =>
+    const injected = knexTransaction(database.knex, (trx) =>
       runInTenantSavepoint(sqlOfKnexTransaction(trx), "x'; drop table tenant_rows; --", async () => 1),
     );
     await expect(injected).rejects.toThrow(/not a UUID/);
   });
 
   it("a mutating handler's savepoint goes out with its first statement: a failing first statement is undone, no SQL costs none", async () => {
-    const outcome = await database.knex.transaction(async (trx) => {
+    const outcome = await knexTransaction(database.knex, async (trx) => {
       const sql = sqlOfKnexTransaction(trx);
       // The first statement itself fails (the policy's check): the transaction goes on.
       const refused = await runInTenantSavepoint(sql, ORG_A, (tenant) =>

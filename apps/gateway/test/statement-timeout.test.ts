@@ -71,7 +71,7 @@ describe.skipIf(!onPostgres)('DATABASE_STATEMENT_TIMEOUT_MS on PostgreSQL', () =
         statement_timeout: '30s',
       });
     } finally {
-      await database.knex.destroy();
+      await database.close();
     }
   });
 });

@@ -34,6 +34,6 @@ export async function migrate(
       io.stdout(`Done: ${result.applied.length} migration(s) applied, ${result.all.length} in total.\n`);
     }
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
 }

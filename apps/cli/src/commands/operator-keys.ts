@@ -126,6 +126,6 @@ async function createInDatabase(
       return created;
     });
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
 }

@@ -4,21 +4,33 @@ import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
+import pg from 'pg';
 import type { GatewayConfig } from '../config.js';
 import { usePrivateUmask } from '../data-dir.js';
 import type { Logger } from '../logger.js';
 import { PGliteThread } from './pglite-thread.js';
+import { createPglitePool, createPgPool, registerPool, type SqlPool } from './pool.js';
 
 /** Which database engine serves the gateway. */
 export type DatabaseDriver = 'pglite' | 'postgres';
 
-/** An open knex instance and the engine behind it. */
+/**
+ * The gateway's database: the pool the SQL port speaks through, and knex (migrations, the
+ * query-builder cold paths), which borrows its connections from that same pool.
+ */
 export interface Database {
+  readonly pool: SqlPool;
   readonly knex: Knex;
   readonly driver: DatabaseDriver;
   /** Where the data lives, without credentials (a directory for PGlite, host/db for PostgreSQL). */
   readonly location: string;
+  /** Closes knex and the pool (on PGlite the database itself). */
+  close(): Promise<void>;
 }
+
+// PGlite's PostgreSQL major, told to knex (its documented `version` option; knex asks only a server it
+// connects to itself). Only its choice of column type for `json()` in migrations depends on it.
+const PGLITE_POSTGRES_VERSION = '17';
 
 // PostgreSQL's default 128 MB of shared buffers makes the WASM heap grow to ~800 MB resident; 32 MB
 // keeps the embedded default near 200 MB, plenty for one process's working set.
@@ -46,20 +58,27 @@ export function openDatabase(
   const log = knexLog(logger);
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
-    const knex = knexFactory({
-      client: 'pg',
-      connection: {
-        connectionString: config.databaseUrl,
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-        // Sent as a startup parameter, so it holds for every pooled connection from its first statement.
-        // pg omits 0, which leaves the role's, database's or server's own setting in force.
-        statement_timeout: config.databaseStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-      },
-      pool: { min: 0, max: 10 },
-      acquireConnectionTimeout: CONNECT_TIMEOUT_MS + 1000,
-      log,
+    const pgPool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      // Waiting for a pooled connection and opening one both end here: fail fast and answer 503.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Sent as a startup parameter, so it holds for every pooled connection from its first statement.
+      // pg omits 0, which leaves the role's, database's or server's own setting in force.
+      statement_timeout: config.databaseStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      max: 10,
+      // An idle pool keeps no process alive (`agw migrate`, an embedder that forgot close()).
+      allowExitOnIdle: true,
     });
-    return { knex, driver: 'postgres', location: `${url.hostname}:${url.port || '5432'}${url.pathname}` };
+    // A connection the server ends (a restart, an idle timeout) must not end the process: pg emits the
+    // error on the pool for an idle client and on the client itself while it is lent; pg-pool discards
+    // a client that failed when it comes back.
+    pgPool.on('error', (error) => logger?.warn({ err: error }, 'an idle database connection failed'));
+    pgPool.on('connect', (client) => {
+      client.on('error', (error) => logger?.warn({ err: error }, 'a database connection failed'));
+    });
+    const pool = createPgPool(pgPool);
+    const knex = knexFactory({ client: 'pg', connectionPool: pool.forKnex, log });
+    return database(pool, knex, 'postgres', `${url.hostname}:${url.port || '5432'}${url.pathname}`);
   }
   // No statement timeout on PGlite: its WASM build has no timer signal, so PostgreSQL never cancels a
   // statement there (measured: `pg_sleep(1)` under a 200 ms timeout completes). Nor can a statement
@@ -68,18 +87,42 @@ export function openDatabase(
   // The cluster is private whoever opens it (`agw serve`, `agw migrate`, an embedder): src/data-dir.ts.
   usePrivateUmask();
   mkdirSync(directory, { recursive: true, mode: 0o700 });
+  // The database runs on a worker thread (src/db/pglite-thread.ts), which loads the extensions.
+  const thread = new PGliteThread(pathToFileURL(directory).href, PGLITE_START_PARAMS);
+  const pool = createPglitePool(thread);
   const knex = knexFactory({
-    client: ClientPGLite,
+    client: PooledPGliteClient,
     dialect: 'postgres',
-    // knex-pglite accepts a ready PGlite instance (so we can pass start parameters), here one on a worker
-    // thread (src/db/pglite-thread.ts); knex's types do not know it. The calendar's no-overlap exclusion
-    // constraint (calendar_id with =) needs btree_gist, which the thread loads.
-    connection: {
-      pglite: new PGliteThread(pathToFileURL(directory).href, PGLITE_START_PARAMS),
-    } as unknown as Knex.StaticConnectionConfig,
+    version: PGLITE_POSTGRES_VERSION,
+    connectionPool: pool.forKnex,
     log,
   });
-  return { knex, driver: 'pglite', location: directory };
+  return database(pool, knex, 'pglite', directory);
+}
+
+/**
+ * knex-pglite's dialect (PGlite's answers read as knex expects them) with the session lent by the
+ * gateway's pool. Its `_driver` hook, which a knex dialect overrides to load its driver, opens an
+ * in-memory PGlite when given no instance; here it loads nothing, every connection comes from the pool.
+ */
+class PooledPGliteClient extends ClientPGLite {
+  _driver(): undefined {
+    return undefined;
+  }
+}
+
+function database(pool: SqlPool, knex: Knex, driver: DatabaseDriver, location: string): Database {
+  registerPool(knex, pool);
+  return {
+    pool,
+    knex,
+    driver,
+    location,
+    async close() {
+      await knex.destroy();
+      await pool.end();
+    },
+  };
 }
 
 // knex writes its own warnings to the console; send them through the structured log instead (or

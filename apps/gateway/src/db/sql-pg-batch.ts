@@ -7,93 +7,127 @@ export interface LeadingStatement {
   readonly values?: readonly unknown[];
 }
 
-type PgConnection = {
-  parsedStatements: Record<string, string | undefined>;
-  submittedNamedStatements: Record<string, string | undefined>;
-  parse(query: { text: string; name?: string; types?: number[] }): void;
-  bind(config: { portal?: string; statement?: string; values?: unknown[]; valueMapper?: unknown }): void;
-  describe(message: { type: 'P' | 'S'; name?: string }): void;
-  execute(config: { portal?: string; rows?: number }): void;
-};
+// `pg`'s own mapping of JS values to parameters (Buffer, Date, arrays, JSON), exported as `pg.utils`.
+const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils
+  .prepareValue;
 
-// `pg`'s own mapping of JS values to parameters (Buffer, Date, arrays, JSON), as its Query uses it.
-const prepareValue = (pg as unknown as { utils: { prepareValue: unknown } }).utils.prepareValue;
-const basePrepare = (pg.Query.prototype as unknown as { prepare(connection: PgConnection): void }).prepare;
-const baseGetRows = (
-  pg.Query.prototype as unknown as { _getRows(connection: PgConnection, rows?: number): void }
-)._getRows;
+/** The public methods of `pg.Result` a submittable fills (as pg-cursor does); @types/pg omits them. */
+interface ResultBuilder extends pg.QueryResult {
+  addFields(fields: unknown[]): void;
+  parseRow(fields: unknown[]): Record<string, unknown>;
+  addRow(row: Record<string, unknown>): void;
+  addCommandComplete(message: unknown): void;
+}
+
+const newResult = () => new pg.Result('', undefined as never) as unknown as ResultBuilder;
+
+// The named statements this module prepared on each connection: 'parsed' once a batch that parsed one
+// ended without error; 'unknown' when it failed (the Parse may or may not have succeeded), so the next
+// batch sends a Close first (closing a statement that does not exist is no error). Kept apart from
+// `pg`'s own cache of names under a suffix of their own, so the two never prepare one name twice.
+const prepared = new WeakMap<pg.Connection, Map<string, 'parsed' | 'unknown'>>();
+const BATCH_SUFFIX = '/batch';
 
 /**
- * A `pg` query whose Parse/Bind/Describe/Execute go out after those of `leading` statements, in the same
- * write and before the same Sync: one round trip for all of them. PostgreSQL runs them in order; the
- * first error skips the rest up to the Sync. Outside a transaction block everything between two Syncs
- * is one implicit transaction, committed at the Sync; inside one they are ordinary statements of it.
- * The results are the leading statements' and then the query's: the caller keeps the last. Leading
- * statements are parsed unnamed each time (a few bytes; `pg`'s per-connection cache of named
- * statements tracks one name per query).
+ * Several statements in one round trip on `pg`, through its public Submittable interface
+ * (`client.query(submittable)`, the extension point of pg-cursor and pg-query-stream): Parse, Bind,
+ * Describe and Execute of each statement are written together, then one Sync. PostgreSQL runs them in
+ * order; the first error skips the rest up to the Sync. Outside a transaction block everything between
+ * two Syncs is one implicit transaction, committed at the Sync; inside one they are ordinary statements
+ * of it. `pg`'s `pipeline` client option would also send several queries at once, but each with a Sync
+ * of its own: a tenant's `set_config(…, true)` would end before the statement it is for.
  */
-class BatchedQuery extends pg.Query {
-  readonly #leading: readonly LeadingStatement[];
-  #trailing: readonly LeadingStatement[];
+class BatchQuery implements pg.Submittable {
+  /** The statement whose result is answered (what a log or a test's counter shows of the batch). */
+  readonly text: string;
+  readonly #statements: readonly { text: string; values: readonly unknown[]; name?: string }[];
+  readonly #settle: (error: Error | null, results: ResultBuilder[]) => void;
+  readonly #results: ResultBuilder[] = [];
+  #current: ResultBuilder | undefined;
+  #rowError: Error | undefined;
+  #parsed: { names: Map<string, 'parsed' | 'unknown'>; name: string } | undefined;
 
   constructor(
-    leading: readonly LeadingStatement[],
-    config: pg.QueryConfig,
-    callback: (error: Error | null, results: unknown) => void,
-    trailing: readonly LeadingStatement[] = [],
+    statements: readonly { text: string; values: readonly unknown[]; name?: string }[],
+    own: number,
+    settle: (error: Error | null, results: ResultBuilder[]) => void,
   ) {
-    super({ ...config, queryMode: 'extended' } as pg.QueryConfig, undefined, callback as never);
-    this.#leading = leading;
-    this.#trailing = trailing;
+    this.text = statements[own]?.text ?? '';
+    this.#statements = statements;
+    this.#settle = settle;
   }
 
-  // `pg` ends the query's messages here with Execute and Sync: trailing statements (e.g. a COMMIT) go
-  // between the two, once. An error in the query skips them, as PostgreSQL skips everything up to Sync.
-  _getRows(connection: PgConnection & { sync(): void }, rows?: number): void {
-    const trailing = this.#trailing;
-    if (trailing.length === 0 || rows) {
-      baseGetRows.call(this, connection, rows);
-      return;
+  submit(connection: pg.Connection): void {
+    let names = prepared.get(connection);
+    if (names === undefined) {
+      names = new Map();
+      prepared.set(connection, names);
     }
-    this.#trailing = [];
-    connection.execute({ portal: (this as unknown as { portal?: string }).portal ?? '', rows: 0 });
-    for (const statement of trailing) send(connection, statement);
+    for (const statement of this.#statements) {
+      const name = statement.name === undefined ? '' : `${statement.name}${BATCH_SUFFIX}`;
+      const state = name === '' ? undefined : names.get(name);
+      if (name === '' || state !== 'parsed') {
+        if (state === 'unknown') connection.close({ type: 'S', name }, true);
+        connection.parse({ text: statement.text, name, types: [] }, true);
+        if (name !== '') {
+          names.set(name, 'unknown');
+          this.#parsed = { names, name };
+        }
+      }
+      connection.bind(
+        {
+          portal: '',
+          statement: name,
+          values: statement.values as never,
+          valueMapper: prepareValue as never,
+        },
+        true,
+      );
+      connection.describe({ type: 'P', name: '' }, true);
+      connection.execute({ portal: '' }, true); // every row
+    }
     connection.sync();
   }
 
-  prepare(connection: PgConnection): void {
-    // A named query not yet prepared on this connection is parsed first: `pg` marks a name as parsed on
-    // the first ParseComplete of the batch, so that one must be the query's own (a failed Parse then
-    // leaves no false mark, and its error skips the leading statements too). An unnamed query is parsed
-    // after them: the unnamed statement slot holds one statement at a time.
-    const { name, text } = this as unknown as { name?: string; text: string };
-    if (name && connection.parsedStatements[name] === undefined) {
-      if (connection.submittedNamedStatements[name] === undefined) {
-        connection.parse({ text, name, types: (this as unknown as { types?: number[] }).types ?? [] });
-        connection.submittedNamedStatements[name] = text;
-      }
+  handleRowDescription(message: { fields: unknown[] }): void {
+    this.#current = newResult();
+    this.#current.addFields(message.fields);
+  }
+
+  handleDataRow(message: { fields: unknown[] }): void {
+    if (this.#rowError !== undefined || this.#current === undefined) return;
+    try {
+      this.#current.addRow(this.#current.parseRow(message.fields));
+    } catch (error) {
+      this.#rowError = error as Error;
     }
-    for (const statement of this.#leading) send(connection, statement);
-    basePrepare.call(this, connection);
+  }
+
+  handleCommandComplete(message: unknown): void {
+    const result = this.#current ?? newResult();
+    result.addCommandComplete(message);
+    this.#results.push(result);
+    this.#current = undefined;
+  }
+
+  handleEmptyQuery(): void {
+    this.#results.push(newResult());
+  }
+
+  handleError(error: Error): void {
+    this.#settle(error, []);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.#parsed !== undefined) this.#parsed.names.set(this.#parsed.name, 'parsed');
+    this.#settle(this.#rowError ?? null, this.#results);
   }
 }
 
-/** Parse, Bind, Describe and Execute of one unnamed statement (no Sync). */
-function send(connection: PgConnection, statement: LeadingStatement): void {
-  connection.parse({ text: statement.text, name: '', types: [] });
-  connection.bind({
-    portal: '',
-    statement: '',
-    values: [...(statement.values ?? [])],
-    valueMapper: prepareValue,
-  });
-  connection.describe({ type: 'P', name: '' });
-  connection.execute({ portal: '', rows: 0 });
-}
-
 /**
- * Runs `text` on `client` after `leading` and before `trailing`, in one round trip; answers `text`'s
- * result. A failing statement skips the ones after it (and rejects).
+ * Runs `text` on `client` after `leading` and before `trailing`, in one round trip and one implicit
+ * transaction outside a transaction block; answers `text`'s result. A failing statement skips the ones
+ * after it (and rejects). A `name` prepares `text` once per connection.
  */
 export function queryAfter<Row>(
   client: Pick<pg.ClientBase, 'query'>,
@@ -103,20 +137,19 @@ export function queryAfter<Row>(
   options: { name?: string } = {},
   trailing: readonly LeadingStatement[] = [],
 ): Promise<SqlResult<Row>> {
-  const config: pg.QueryConfig = { text, values: params as unknown[] };
-  if (options.name !== undefined) config.name = options.name;
+  const statements = [
+    ...leading.map((statement) => ({ text: statement.text, values: statement.values ?? [] })),
+    { text, values: params, ...(options.name === undefined ? {} : { name: options.name }) },
+    ...trailing.map((statement) => ({ text: statement.text, values: statement.values ?? [] })),
+  ];
   return new Promise((resolve, reject) => {
-    const query = new BatchedQuery(
-      leading,
-      config,
-      (error, results) => {
+    client.query(
+      new BatchQuery(statements, leading.length, (error, results) => {
         if (error) return reject(error);
-        const all = Array.isArray(results) ? (results as pg.QueryResult[]) : [results as pg.QueryResult];
-        const own = all[all.length - 1 - trailing.length] as pg.QueryResult;
+        const own = results[leading.length];
+        if (own === undefined) return reject(new Error('the batch answered fewer results than statements'));
         resolve({ rows: own.rows as Row[], rowCount: own.rowCount ?? own.rows.length });
-      },
-      trailing,
+      }),
     );
-    client.query(query as unknown as pg.QueryConfig);
   });
 }

@@ -2,6 +2,7 @@ import { canonicalJson } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { ParameterizedContext } from 'koa';
 import { auditTransport, recordAuditEvent } from '../audit.js';
+import { knexTransaction } from '../db/knex-transaction.js';
 import { renderError } from '../http/error-envelope.js';
 import type { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
@@ -113,7 +114,7 @@ export async function answerIdempotent(
   let afterCommit: (() => void) | undefined;
   let answer: Rendered;
   try {
-    answer = await knex.transaction(async (trx) => {
+    answer = await knexTransaction(knex, async (trx) => {
       await store.fence(trx, scope, requestId);
       const outcome = await handler(trx);
       const rendered = render(outcome, call.auditId);

@@ -11,6 +11,7 @@ import type {
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
+import { knexTransactionEnded } from '../db/knex-transaction.js';
 import type { Logger } from '../logger.js';
 
 /** The Redis channel every instance listens on; a message drops that instance's whole cache. */
@@ -56,9 +57,8 @@ export interface AccessStateCache {
   invalidate(): Promise<void>;
 }
 
-// The caches of each knex instance, for accessStateChanged. Keyed by the client's config object: a
-// transaction gets its own client object but shares the config of the knex it came from.
-const cachesByClient = new WeakMap<object, Set<AccessStateCache>>();
+// The caches of each database (named by its knex instance), for accessStateChanged.
+const cachesByDatabase = new WeakMap<Knex, Set<AccessStateCache>>();
 
 // Invalidations not yet published (or whose transaction has not ended yet).
 const pending = new Set<Promise<void>>();
@@ -70,14 +70,16 @@ const pending = new Set<Promise<void>>();
  * is written; {@link accessStateSettled} holds the response until the drop is published.
  */
 export function accessStateChanged(db: Knex | Knex.Transaction): void {
-  const caches = cachesByClient.get(db.client.config);
+  // A transaction must come from knexTransaction (src/db/knex-transaction.ts), which tells its end.
+  const { knex, committed } = db.isTransaction
+    ? knexTransactionEnded(db as Knex.Transaction)
+    : { knex: db, committed: Promise.resolve(true) };
+  const caches = cachesByDatabase.get(knex);
   if (caches === undefined) return;
-  const drop = async () => {
-    await Promise.all([...caches].map((cache) => cache.invalidate()));
+  const drop = async (didCommit: boolean) => {
+    if (didCommit) await Promise.all([...caches].map((cache) => cache.invalidate()));
   };
-  const done: Promise<void> = (
-    db.isTransaction ? (db as Knex.Transaction).executionPromise.then(drop, () => undefined) : drop()
-  ).finally(() => pending.delete(done));
+  const done: Promise<void> = committed.then(drop).finally(() => pending.delete(done));
   pending.add(done);
 }
 
@@ -235,10 +237,10 @@ export function createAccessStateCache(options: AccessStateCacheOptions): Access
       });
     },
   };
-  let registered = cachesByClient.get(options.knex.client.config);
+  let registered = cachesByDatabase.get(options.knex);
   if (registered === undefined) {
     registered = new Set();
-    cachesByClient.set(options.knex.client.config, registered);
+    cachesByDatabase.set(options.knex, registered);
   }
   registered.add(cache);
   return cache;

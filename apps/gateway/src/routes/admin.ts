@@ -28,6 +28,7 @@ import {
 } from '../admin/suppressions.js';
 import { normalizeEmail, validateAdminInput } from '../admin/validation.js';
 import { registerWalletRoutes } from '../admin/wallets.js';
+import { knexTransaction } from '../db/knex-transaction.js';
 import { jsonBody } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { refusedBeforeBody } from '../http/key-before-body.js';
@@ -89,7 +90,7 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
         ctx,
         operator,
         audited: (action, status, effect) =>
-          knex.transaction(async (trx) => {
+          knexTransaction(knex, async (trx) => {
             const { result, details } = await effect(trx);
             const httpStatus = typeof status === 'function' ? status(result) : status;
             await recordOperatorAction(trx, {

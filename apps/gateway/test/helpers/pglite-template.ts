@@ -44,7 +44,7 @@ const ensureMigratedTemplate = () =>
     try {
       await runMigrations(database.knex);
     } finally {
-      await database.knex.destroy();
+      await database.close();
     }
   });
 

@@ -30,7 +30,7 @@ async function ensureTemplate(adminUrl: string): Promise<string> {
   try {
     await runMigrations(database.knex);
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
   await admin(adminUrl, `alter database ${building} rename to ${name}`).catch(() =>
     admin(adminUrl, `drop database ${building} with (force)`),

@@ -1,0 +1,237 @@
+import type { Sql, SqlDatabase, SqlQueryOptions, SqlResult } from '@agw/capabilities';
+import type { Knex } from 'knex';
+import type pg from 'pg';
+import type { PGliteThread } from './pglite-thread.js';
+import { pgSql } from './sql-pg.js';
+import { queryAfter } from './sql-pg-batch.js';
+import { pgliteSql, queryBetweenOnThread } from './sql-pglite.js';
+
+/** The port plus what only the gateway uses: several statements in one round trip. */
+export interface TransactionSql extends Sql {
+  /** Runs `text` (one or more statements, no parameters) as one simple query. */
+  exec(text: string): Promise<void>;
+  /**
+   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant), then `text`, then
+   * `trailing` (e.g. a COMMIT, skipped when `text` fails); answers `text`'s result. On `pg` in one round
+   * trip and one Sync (src/db/sql-pg-batch.ts); on PGlite, in one message to its thread.
+   */
+  queryAfter<Row = Record<string, unknown>>(
+    leading: readonly string[],
+    text: string,
+    params?: readonly unknown[],
+    options?: SqlQueryOptions,
+    trailing?: readonly string[],
+  ): Promise<SqlResult<Row>>;
+}
+
+/** A connection the pool lends: a `pg` pooled client, or the PGlite thread (the only session). */
+export type RawConnection = pg.PoolClient | PGliteThread;
+
+/**
+ * The gateway's connection pool, for both engines: the SQL port's statements and knex (migrations and
+ * the query-builder cold paths) borrow from it alone, so on PGlite, whose one session is the whole
+ * pool, a port statement never lands inside a knex transaction.
+ */
+export interface SqlPool extends SqlDatabase {
+  /** PostgreSQL's pool of sessions, or PGlite's one session. */
+  readonly engine: 'postgres' | 'pglite';
+  /**
+   * Lends `fn` one connection as a {@link TransactionSql} until `fn` settles; the port refuses every
+   * statement afterwards (a handler that kept `ctx.sql` must not reach a connection another request
+   * owns by then). `fn` calls `dispose(error)` when the connection's transaction state is unknown (a
+   * failed ROLLBACK): the pool then closes it instead of lending it again (PGlite's one session stays).
+   */
+  connection<T>(fn: (sql: TransactionSql, dispose: (error: unknown) => void) => Promise<T>): Promise<T>;
+  /** {@link connection} with the raw connection too, for a knex transaction opened on it (db/knex-transaction.ts). */
+  lend<T>(
+    fn: (raw: RawConnection, sql: TransactionSql, dispose: (error: unknown) => void) => Promise<T>,
+  ): Promise<T>;
+  /** What knex borrows its connections from: its documented `connectionPool` option. */
+  readonly forKnex: NonNullable<Knex.Config['connectionPool']>;
+  /** Closes every connection (on PGlite the database itself). */
+  end(): Promise<void>;
+}
+
+/** The pool on PostgreSQL: a `pg.Pool`, which knex wraps as a native pool. */
+export function createPgPool(pool: pg.Pool): SqlPool {
+  const lend: SqlPool['lend'] = async (fn) => {
+    const client = await pool.connect();
+    let broken: unknown;
+    const lent = lentUntilReleased(pgPort(client));
+    try {
+      return await fn(client, lent.port, (error) => {
+        broken = error ?? new Error('disposed');
+      });
+    } finally {
+      lent.release();
+      // pg's documented way to destroy rather than return a client: release it with an error.
+      client.release(broken === undefined ? undefined : (broken as Error));
+    }
+  };
+  return {
+    ...transactionsOn(lend),
+    ...pgSql(pool),
+    engine: 'postgres',
+    lend,
+    connection: (fn) => lend((_raw, sql, dispose) => fn(sql, dispose)),
+    forKnex: pool,
+    end: () => pool.end(),
+  };
+}
+
+/**
+ * The pool on PGlite: its one session, lent to one user at a time in the order they asked (the port's
+ * statements, a knex transaction, a migration).
+ */
+export function createPglitePool(thread: PGliteThread): SqlPool {
+  const waiting: (() => void)[] = [];
+  let busy = false;
+  const acquire = async (): Promise<PGliteThread> => {
+    if (busy) await new Promise<void>((resolve) => waiting.push(resolve));
+    busy = true;
+    try {
+      await thread.waitReady;
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return thread;
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next === undefined) busy = false;
+    else next();
+  };
+  const port = pglitePort(thread);
+  const lend: SqlPool['lend'] = async (fn) => {
+    await acquire();
+    const lent = lentUntilReleased(port);
+    try {
+      // A failed ROLLBACK on PGlite means the database itself is gone: nothing to close apart from it.
+      return await fn(thread, lent.port, () => undefined);
+    } finally {
+      lent.release();
+      release();
+    }
+  };
+  return {
+    ...transactionsOn(lend),
+    async query(text, params, options) {
+      await acquire();
+      try {
+        return await port.query(text, params, options);
+      } finally {
+        release();
+      }
+    },
+    engine: 'pglite',
+    lend,
+    connection: (fn) => lend((_raw, sql, dispose) => fn(sql, dispose)),
+    // A tarn-shaped pool (knex's own pool type) of that one session.
+    forKnex: {
+      acquire: () => ({ promise: acquire() }),
+      release: () => {
+        release();
+        return true;
+      },
+      destroy: async () => undefined,
+      numUsed: () => (busy ? 1 : 0),
+      numFree: () => (busy ? 0 : 1),
+      numPendingAcquires: () => waiting.length,
+    } as NonNullable<Knex.Config['connectionPool']>,
+    end: () => thread.close(),
+  };
+}
+
+/** `transaction` of the port: BEGIN and COMMIT on one lent connection, ROLLBACK when `fn` throws. */
+function transactionsOn(lend: SqlPool['lend']): Pick<SqlDatabase, 'transaction'> {
+  return {
+    transaction: (fn) =>
+      lend(async (_raw, sql, dispose) => {
+        await sql.exec('begin');
+        try {
+          const value = await fn(sql);
+          await sql.exec('commit');
+          return value;
+        } catch (error) {
+          await sql.exec('rollback').catch(dispose);
+          throw error;
+        }
+      }),
+  };
+}
+
+function pgPort(client: pg.ClientBase): TransactionSql {
+  return {
+    ...pgSql(client),
+    // Without values `pg` sends a simple query, which may hold several statements.
+    exec: async (text) => void (await client.query(text)),
+    queryAfter: <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      options?: SqlQueryOptions,
+      trailing: readonly string[] = [],
+    ) =>
+      queryAfter<Row>(
+        client,
+        leading.map((statement) => ({ text: statement })),
+        text,
+        params,
+        options,
+        trailing.map((statement) => ({ text: statement })),
+      ),
+  };
+}
+
+function pglitePort(thread: PGliteThread): TransactionSql {
+  return {
+    ...pgliteSql(thread),
+    exec: async (text) => void (await thread.exec(text)),
+    queryAfter: <Row>(
+      leading: readonly string[],
+      text: string,
+      params?: readonly unknown[],
+      _options?: SqlQueryOptions,
+      trailing?: readonly string[],
+    ) => queryBetweenOnThread<Row>(thread, leading, text, params, trailing),
+  };
+}
+
+/** `port`, refusing every statement once released. */
+function lentUntilReleased(port: TransactionSql): { port: TransactionSql; release(): void } {
+  let released = false;
+  const refuse = () =>
+    Promise.reject(
+      new Error(
+        'this connection went back to the pool: its transaction has ended; the statement was not sent',
+      ),
+    );
+  return {
+    release: () => {
+      released = true;
+    },
+    port: {
+      query: (text, params, options) => (released ? refuse() : port.query(text, params, options)),
+      exec: (text) => (released ? refuse() : port.exec(text)),
+      queryAfter: (leading, text, params, options, trailing) =>
+        released ? refuse() : port.queryAfter(leading, text, params, options, trailing),
+    },
+  };
+}
+
+// The pool of each knex instance openDatabase made, for the functions that still take a knex handle
+// to name their database (the gateway's own association, no field of knex's).
+const pools = new WeakMap<Knex, SqlPool>();
+
+/** Records that `knex` borrows from `pool` (openDatabase). */
+export function registerPool(knex: Knex, pool: SqlPool): void {
+  pools.set(knex, pool);
+}
+
+/** The pool `knex` borrows from; throws for a knex instance openDatabase did not make. */
+export function sqlPoolOf(knex: Knex): SqlPool {
+  const pool = pools.get(knex);
+  if (pool === undefined) throw new Error('This knex instance was not opened by openDatabase (no SQL pool).');
+  return pool;
+}
