@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainHost } from '@agw/capabilities';
 import type { RateLimiter } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction } from '../db/sql-knex.js';
+import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
 import { enterTenant } from '../db/tenant.js';
 import type { Logger } from '../logger.js';
 import { type MailStaging, transactionMail } from '../mail/domain-mail.js';
@@ -30,8 +30,7 @@ export function createDomainHost(domain: string, options: DomainHostOptions): Do
     sql: sqlDatabaseOfKnex(knex),
     async asTenant(organizationId, fn) {
       let dispatch: (() => void) | undefined;
-      const value = await knex.transaction(async (trx) => {
-        const sql = sqlOfKnexTransaction(trx);
+      const value = await sqlDatabaseOfKnex(knex).transaction(async (sql) => {
         await enterTenant(sql, organizationId);
         const mail = transactionMail(sql, options.mail);
         dispatch = () => mail.dispatch();
