@@ -1,21 +1,13 @@
 import type { Sql, SqlQueryOptions, SqlResult } from '@agw/capabilities';
-import type { PGlite } from '@electric-sql/pglite';
 import type { Knex } from 'knex';
-import type pg from 'pg';
-import type { PGliteThread } from './pglite-thread.js';
-import { type LeadingStatement, queryAfter } from './sql-pg-batch.js';
-import { queryBetweenOnThread } from './sql-pglite.js';
-import { enterTenantText, RUNTIME_ROLE } from './tenant.js';
+import { sqlPoolOf, type TransactionSql } from './pool.js';
+import { enterTenantText } from './tenant.js';
 
 const RUN_OVER = 'the read this statement belongs to is over; the statement was not sent';
 
-// The tenant of one statement: role and organization local to the transaction (`true`), which for a
-// statement sent in the same extended-protocol batch (one Sync) is the batch's implicit transaction.
-const ENTER_TEXT = `select set_config('role', '${RUNTIME_ROLE}', true), set_config('agw.organization_id', $1, true)`;
-
 /** Sends one statement as the tenant on a connection the caller borrowed for it alone. */
 type TenantStatement = <Row>(
-  connection: unknown,
+  connection: TransactionSql,
   text: string,
   params: readonly unknown[] | undefined,
   options: SqlQueryOptions | undefined,
@@ -35,7 +27,7 @@ type TenantStatement = <Row>(
  *
  * On PGlite the pool's one connection is the database's only session: whatever holds it, every other
  * request waits for (/health, other organizations, the job worker). `begin; select set_config(…)`, the
- * statement and `commit` go to the database's thread in one message ({@link queryBetweenOnThread}); a
+ * statement and `commit` go to the database's thread in one message (src/db/sql-pglite.ts); a
  * failed statement is rolled back before the session goes back to the pool.
  *
  * A statement sent once the run is over (one the handler did not await) is refused, not run.
@@ -47,21 +39,13 @@ export async function runAsTenantRead<T>(
 ): Promise<T> {
   // Checked here for both engines (enterTenantText throws on anything but a UUID).
   const enter = enterTenantText(organizationId);
-  // knex-pglite's client holds its PGlite instance (src/db/knex.ts); knex's pg client has none.
-  const send =
-    (knex.client as { pglite?: PGlite }).pglite === undefined
-      ? pgStatement([{ text: ENTER_TEXT, values: [organizationId] }])
-      : pgliteStatement(enter);
+  const pool = sqlPoolOf(knex);
+  const send = pool.engine === 'postgres' ? pgStatement(enter) : pgliteStatement(enter);
   let over = false;
   const sql: Sql = {
     async query<Row>(text: string, params?: readonly unknown[], options?: SqlQueryOptions) {
       if (over) throw new Error(RUN_OVER);
-      const connection: unknown = await knex.client.acquireConnection();
-      try {
-        return await send<Row>(connection, text, params, options);
-      } finally {
-        await knex.client.releaseConnection(connection);
-      }
+      return pool.connection((connection) => send<Row>(connection, text, params, options));
     },
   };
   try {
@@ -71,20 +55,20 @@ export async function runAsTenantRead<T>(
   }
 }
 
-function pgStatement(tenant: readonly LeadingStatement[]): TenantStatement {
-  return (connection, text, params, options) =>
-    queryAfter(connection as pg.ClientBase, tenant, text, params, options);
+// The tenant of one statement: role and organization local to the transaction (`true`), which for a
+// statement sent in the same extended-protocol batch (one Sync) is the batch's implicit transaction.
+function pgStatement(enter: string): TenantStatement {
+  return (connection, text, params, options) => connection.queryAfter([enter], text, params, options);
 }
 
 function pgliteStatement(enter: string): TenantStatement {
-  return async (connection, text, params) => {
-    const session = connection as PGliteThread;
+  return async (connection, text, params, options) => {
     try {
-      return await queryBetweenOnThread(session, ['begin', enter], text, params, ['commit']);
+      return await connection.queryAfter(['begin', enter], text, params, options, ['commit']);
     } catch (error) {
       // The COMMIT was skipped: end the failed transaction before another request gets the session.
       // A ROLLBACK fails only when the database itself is gone; the statement's error says more.
-      await session.exec('rollback').catch(() => undefined);
+      await connection.exec('rollback').catch(() => undefined);
       throw error;
     }
   };
