@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import type { DatabaseDriver } from '../db/knex.js';
+import { sqlPoolOf } from '../db/pool.js';
 import { checkMail, type MailCheck } from './mail.js';
 import { withTimeout } from './with-timeout.js';
 
@@ -27,7 +28,9 @@ const CHECK_TIMEOUT_MS = 2000;
 export async function runHealthChecks(dependencies: HealthDependencies): Promise<HealthChecks> {
   const [database, redis, mail] = await Promise.all([
     withTimeout(
-      dependencies.knex.raw('select 1').then(() => 'ok' as const),
+      sqlPoolOf(dependencies.knex)
+        .query('select 1')
+        .then(() => 'ok' as const),
       CHECK_TIMEOUT_MS,
       'down' as const,
     ),
