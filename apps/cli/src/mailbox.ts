@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeHeaderValue, parsePart, textBodies } from '@agw/client/imap';
+import { readMail } from '@agw/client/imap';
 import { EXIT, ExitError } from './io.js';
 
 /** One message of the dev mailbox (DATA_DIR/mail/*.eml, written by the gateway without SMTP_URL). */
@@ -61,16 +61,6 @@ async function readMessage(
   directory: string,
   file: string,
 ): Promise<{ message: MailboxMessage; body: string }> {
-  const part = parsePart(new Uint8Array(await readFile(join(directory, file))));
-  const header = (name: string) => decodeHeaderValue(part.headers.get(name) ?? '').trim();
-  const message: MailboxMessage = {
-    id: file.replace(/\.eml$/, ''),
-    file,
-    from: header('from'),
-    to: header('to'),
-    subject: header('subject'),
-    date: header('date'),
-    message_id: header('message-id'),
-  };
-  return { message, body: textBodies(part).join('\n').replace(/\r\n/g, '\n') };
+  const { text, ...headers } = await readMail(new Uint8Array(await readFile(join(directory, file))));
+  return { message: { id: file.replace(/\.eml$/, ''), file, ...headers }, body: text };
 }

@@ -20,11 +20,9 @@ it('exports exactly these runtime values', () => {
   expect(Object.keys(imap).sort()).toEqual([
     'MailboxOtpTimeoutError',
     'createMailboxOtpReader',
-    'decodeHeaderValue',
     'findOtpInMessage',
-    'parsePart',
     'readAgentOtpFromMailbox',
-    'textBodies',
+    'readMail',
   ]);
   expect(client.APPROVAL_POLLING).toEqual({
     firstPollAfterMs: 30_000,

@@ -4,7 +4,7 @@
  */
 
 export { findOtpInMessage } from './extract.js';
-export type { MimePart } from './mime.js';
-export { decodeHeaderValue, parsePart, textBodies } from './mime.js';
+export type { MailText } from './mime.js';
+export { readMail } from './mime.js';
 export type { ImapClientLike, ImapConnectionConfig, MailboxReaderOptions } from './reader.js';
 export { createMailboxOtpReader, MailboxOtpTimeoutError, readAgentOtpFromMailbox } from './reader.js';

@@ -1,129 +1,18 @@
-/**
- * Just enough RFC 5322/2045/2047 to read the text of an OTP mail without a mail-parser dependency: header
- * unfolding, encoded words, multipart bodies, quoted-printable and base64, charsets via TextDecoder.
- * Bodies are handled as binary strings (one char per byte) until a leaf part is decoded.
- */
+import PostalMime, { decodeWords } from 'postal-mime';
 
-/** A parsed message or body part. */
-export interface MimePart {
-  /** Lower-cased header names; the first occurrence wins. */
-  headers: Map<string, string>;
-  /** The raw body as a binary string. */
-  body: string;
-}
+// MIME parsing (multipart, transfer encodings, charsets, RFC 2047 words, bounded nesting) is
+// postal-mime's; what is ours is which text an OTP mail's code is read from.
 
-/** Bytes → binary string (one char per byte), without Buffer so it also runs in browsers. */
-export function toBinaryString(source: string | Uint8Array): string {
-  if (typeof source === 'string') return source;
-  let out = '';
-  for (let index = 0; index < source.length; index += 0x8000) {
-    out += String.fromCharCode(...source.subarray(index, index + 0x8000));
-  }
-  return out;
-}
-
-function binaryToBytes(binary: string): Uint8Array {
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index) & 0xff;
-  return bytes;
-}
-
-function decodeBytes(bytes: Uint8Array, charset: string | undefined): string {
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
-  }
-}
-
-/** Splits a message (or part) into unfolded headers and body at the first empty line. */
-export function parsePart(source: string | Uint8Array): MimePart {
-  const raw = toBinaryString(source);
-  const separator = /\r?\n\r?\n/.exec(raw);
-  const headerBlock = separator === null ? raw : raw.slice(0, separator.index);
-  const body = separator === null ? '' : raw.slice(separator.index + separator[0].length);
-  const headers = new Map<string, string>();
-  for (const line of headerBlock.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (!headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
-  }
-  return { headers, body };
-}
-
-/** `text/plain; charset="utf-8"` → `{ type: 'text/plain', params: { charset: 'utf-8' } }`. */
-export function parseContentType(value: string | undefined): {
-  type: string;
-  params: Record<string, string>;
-} {
-  const [type = 'text/plain', ...rest] = (value ?? 'text/plain').split(';');
-  const params: Record<string, string> = {};
-  for (const param of rest) {
-    const equals = param.indexOf('=');
-    if (equals < 0) continue;
-    params[param.slice(0, equals).trim().toLowerCase()] = param
-      .slice(equals + 1)
-      .trim()
-      .replace(/^"(.*)"$/, '$1');
-  }
-  return { type: type.trim().toLowerCase(), params };
-}
-
-function decodeQuotedPrintableToBinary(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
-function decodeBase64ToBinary(text: string): string {
-  return atob(text.replace(/[^A-Za-z0-9+/=]/g, ''));
-}
-
-/** Decodes a leaf body by its Content-Transfer-Encoding and charset. */
-export function decodeBody(part: MimePart): string {
-  const encoding = (part.headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  const binary =
-    encoding === 'quoted-printable'
-      ? decodeQuotedPrintableToBinary(part.body)
-      : encoding === 'base64'
-        ? decodeBase64ToBinary(part.body)
-        : part.body;
-  return decodeBytes(
-    binaryToBytes(binary),
-    parseContentType(part.headers.get('content-type')).params.charset,
-  );
-}
-
-/** Decodes RFC 2047 encoded words (`=?utf-8?Q?...?=`, `=?utf-8?B?...?=`) in a header value. */
-export function decodeHeaderValue(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, '$1$2')
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, charset: string, kind: string, text: string) => {
-      const binary =
-        kind.toUpperCase() === 'B'
-          ? decodeBase64ToBinary(text)
-          : text
-              .replace(/_/g, ' ')
-              .replace(/=([0-9A-Fa-f]{2})/g, (__, hex: string) =>
-                String.fromCharCode(Number.parseInt(hex, 16)),
-              );
-      return decodeBytes(binaryToBytes(binary), charset.split('*')[0]);
-    });
-}
-
-function childParts(part: MimePart, boundary: string): MimePart[] {
-  const delimiter = `--${boundary}`;
-  const sections = part.body.split(new RegExp(`\\r?\\n?${escapeRegExp(delimiter)}`));
-  // sections[0] is the preamble; a section starting with `--` is the epilogue after the close delimiter.
-  return sections
-    .slice(1)
-    .filter((section) => !section.startsWith('--'))
-    .map((section) => parsePart(section.replace(/^[ \t]*\r?\n/, '')));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A mail as the agent-code reader and `agw mail` read it: decoded header texts and the text body. */
+export interface MailText {
+  /** The decoded header texts ('' when absent); `date` as the mail states it. */
+  readonly subject: string;
+  readonly from: string;
+  readonly to: string;
+  readonly date: string;
+  readonly message_id: string;
+  /** The text/plain parts, or the text of the HTML body when there are none; lines end with `\n`. */
+  readonly text: string;
 }
 
 /** Plain text from HTML: line breaks kept, tags dropped, the common entities decoded. */
@@ -139,20 +28,20 @@ function htmlToText(html: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The decoded text bodies of a message: every text/plain part, or the text of text/html parts when none. */
-export function textBodies(message: MimePart): string[] {
-  const plain: string[] = [];
-  const html: string[] = [];
-  const visit = (part: MimePart, depth: number) => {
-    const { type, params } = parseContentType(part.headers.get('content-type'));
-    if (type.startsWith('multipart/') && params.boundary !== undefined && depth < 10) {
-      for (const child of childParts(part, params.boundary)) visit(child, depth + 1);
-    } else if (type === 'text/plain') {
-      plain.push(decodeBody(part));
-    } else if (type === 'text/html') {
-      html.push(htmlToText(decodeBody(part)));
-    }
+/** Reads one raw RFC 5322 message (text or bytes). */
+export async function readMail(source: string | Uint8Array): Promise<MailText> {
+  const email = await PostalMime.parse(source);
+  const header = (key: string) => {
+    const value = email.headers.find((line) => line.key === key)?.value;
+    return value === undefined ? '' : decodeWords(value).trim();
   };
-  visit(message, 0);
-  return plain.length > 0 ? plain : html;
+  const text = email.text ?? (email.html === undefined ? '' : htmlToText(email.html));
+  return {
+    subject: header('subject'),
+    from: header('from'),
+    to: header('to'),
+    date: header('date'),
+    message_id: header('message-id'),
+    text: text.replace(/\r\n?/g, '\n'),
+  };
 }

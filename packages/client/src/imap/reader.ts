@@ -126,7 +126,7 @@ async function searchOnce(
     for (const uid of [...(found || [])].sort((a, b) => b - a)) {
       const message = await imap.fetchOne(String(uid), { source: true }, { uid: true });
       if (!message || message.source === undefined) continue;
-      const otp = findOtpInMessage(message.source, extraction);
+      const otp = await findOtpInMessage(message.source, extraction);
       if (otp !== undefined) return otp;
     }
     return undefined;
