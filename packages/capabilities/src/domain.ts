@@ -57,7 +57,7 @@ export interface CapabilityDomain {
    * The environment variables the domain reads, as a settings schema (`settingsSchema` and `Setting`
    * of @agw/contracts: type, default, bounds, description). The gateway validates them with its own at
    * start (a bad value stops the start) and hands the values to `start` as `host.settings`; a domain
-   * never reads `process.env`.
+   * never reads the environment itself.
    */
   readonly settings?: SettingsSchema;
 }
