@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Compiles the official e-invoice Schematron (XSLT 2.0, in ../einvoice-rules/schematron) to SaxonJS
 // SEF files in ../einvoice-rules/sef, which is what the validator loads: SaxonJS runs only compiled
-// stylesheets, and compiling takes 7–30 s each (90–130 s for all five on 2 cores), so it happens once
-// per checkout (the package build runs this), never per request. A SEF is rebuilt only when its XSLT
-// or the SaxonJS version changed (a stamp beside it records both). Written to a temporary name and
-// renamed, so a reader never sees half a file.
+// stylesheets, and compiling takes 7–30 s each (≈70 s for all eight on 2 cores, most of a fresh
+// clone's first `npm start`). So the SEFs and their stamps are committed (≈1 MB in git): a clone
+// compiles nothing. A SEF is rebuilt only when its XSLT, the derive script or the SaxonJS version
+// changed (the stamp beside it records them); then test/einvoice-rules-committed.test.ts fails until
+// the rebuilt files are committed, and `--check` lists the stale ones without compiling. Written to a
+// temporary name and renamed, so a reader never sees half a file.
 //
 // The skeleton-compiled rule sets (Factur-X, EN 16931 CII and UBL) are also compiled as a derived
 // copy (`<name>.indexed`, written by scripts/derive-einvoice-rules.mjs from the official XSLT at build
@@ -13,7 +15,7 @@
 // can prove both give the same findings (test/einvoice-derived-rules.test.ts).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,14 +53,39 @@ async function stampOf(source, derived) {
   return `${hash.digest('hex')} saxon-js ${saxon}\n`;
 }
 
-async function compile(name, relative) {
+/** The XSLT a SEF is compiled from (for a derived copy: the official one it is derived from). */
+function sourceOf(name) {
   const official = DERIVED_STYLESHEETS[name];
-  const source = join(rules, 'schematron', official === undefined ? relative : STYLESHEETS[official]);
+  return join(rules, 'schematron', STYLESHEETS[official ?? name]);
+}
+
+/** Whether the SEF of `name` is missing or was compiled from other sources than today's. */
+async function isStale(name) {
+  const stamp = await stampOf(sourceOf(name), DERIVED_STYLESHEETS[name] !== undefined);
+  const current = await readFile(join(sefDir, `${name}.stamp`), 'utf8').catch(() => '');
+  const compiled = await stat(join(sefDir, `${name}.sef.json`)).then(
+    () => true,
+    () => false,
+  );
+  return current !== stamp || !compiled;
+}
+
+/** Every rule set's name: the official ones, then the derived copies. */
+const NAMES = [...Object.keys(STYLESHEETS), ...Object.keys(DERIVED_STYLESHEETS)];
+
+/** The names of the rule sets whose SEF is missing or stale. */
+export async function staleEinvoiceRules() {
+  const stale = await Promise.all(NAMES.map(isStale));
+  return NAMES.filter((_, index) => stale[index]);
+}
+
+async function compile(name) {
+  const official = DERIVED_STYLESHEETS[name];
+  const source = sourceOf(name);
   const target = join(sefDir, `${name}.sef.json`);
   const stampFile = join(sefDir, `${name}.stamp`);
+  if (!(await isStale(name))) return false;
   const stamp = await stampOf(source, official !== undefined);
-  const current = await readFile(stampFile, 'utf8').catch(() => '');
-  if (current === stamp) return false;
   let xsl = source;
   if (official !== undefined) {
     // Beside the SEFs, so document() in the derived rules resolves as in the official ones.
@@ -88,18 +115,24 @@ export async function compileEinvoiceRules() {
     join(rules, 'schematron', 'facturx-1.09.2', 'FACTUR-X_EN16931_codedb.xml'),
     join(sefDir, 'FACTUR-X_EN16931_codedb.xml'),
   );
-  const queue = [...Object.entries(STYLESHEETS), ...Object.keys(DERIVED_STYLESHEETS).map((name) => [name])];
+  const queue = [...NAMES];
   let compiled = 0;
   const worker = async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      if (await compile(...next)) compiled += 1;
+      if (await compile(next)) compiled += 1;
     }
   };
   await Promise.all([worker(), worker()]);
   return compiled;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--check')) {
+  staleEinvoiceRules().then((stale) => {
+    if (stale.length === 0) return;
+    console.error(`e-invoice rules to compile and commit (npm run build): ${stale.join(', ')}`);
+    process.exit(1);
+  });
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = Date.now();
   compileEinvoiceRules().then(
     (compiled) => {
