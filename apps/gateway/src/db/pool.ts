@@ -79,6 +79,8 @@ export function createPgPool(pool: pg.Pool): SqlPool {
   };
 }
 
+const SESSION_WAIT_MS = 60_000;
+
 /**
  * The pool on PGlite: its one session, lent to one user at a time in the order they asked (the port's
  * statements, a knex transaction, a migration).
@@ -87,7 +89,7 @@ export function createPglitePool(thread: PGliteThread): SqlPool {
   const waiting: (() => void)[] = [];
   let busy = false;
   const acquire = async (): Promise<PGliteThread> => {
-    if (busy) await new Promise<void>((resolve) => waiting.push(resolve));
+    if (busy) await turn();
     busy = true;
     try {
       await thread.waitReady;
@@ -102,6 +104,24 @@ export function createPglitePool(thread: PGliteThread): SqlPool {
     if (next === undefined) busy = false;
     else next();
   };
+  // As long as knex waited for its pool before (its default acquireConnectionTimeout): a request that
+  // waited this long is answered 503, retryable, rather than queued on.
+  const turn = () =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(next), 1);
+        reject(
+          new Error(
+            `Timeout acquiring a connection: the embedded database was busy for ${SESSION_WAIT_MS} ms`,
+          ),
+        );
+      }, SESSION_WAIT_MS);
+      const next = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      waiting.push(next);
+    });
   const port = pglitePort(thread);
   const lend: SqlPool['lend'] = async (fn) => {
     await acquire();
