@@ -23,6 +23,15 @@ describe('a database that went away is a dependency failure, not an internal err
     ).toBe('dependency_unavailable');
   });
 
+  it("a pooled connection not had in time (pg-pool's wait, the embedded session's wait)", () => {
+    expect(isDependencyFailure(pgError('timeout exceeded when trying to connect'))).toBe(true);
+    expect(
+      isDependencyFailure(
+        pgError('Timeout acquiring a connection: the embedded database was busy for 60000 ms'),
+      ),
+    ).toBe(true);
+  });
+
   it('a bug stays an internal error', () => {
     expect(faultCode({ code: 'internal_error', error: new TypeError('x is undefined') })).toBe(
       'internal_error',

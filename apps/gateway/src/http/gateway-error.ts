@@ -69,10 +69,11 @@ export function isDependencyFailure(error: unknown): boolean {
   ) {
     return true;
   }
+  // pg-pool's "timeout exceeded when trying to connect" is the wait for a pooled connection (3 s).
   // pg's "…connection error and is not queryable" has no code: knex surfaces it (as `ROLLBACK - …`) when
   // a transaction's connection died mid-request, replacing the original connection error.
   if (
-    /Connection terminated|connection timeout|Timeout acquiring a connection|connection error and is not queryable/i.test(
+    /Connection terminated|connection timeout|Timeout acquiring a connection|timeout exceeded when trying to connect|connection error and is not queryable/i.test(
       error.message,
     )
   )
