@@ -1,12 +1,15 @@
 import { defineConfig } from 'tsup';
 
+const skipDts = process.env.AGW_SKIP_DTS === '1';
+
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  // `npm start` needs only JavaScript; `npm test` and releases build the declarations too.
-  dts: process.env.AGW_SKIP_DTS !== '1',
+  // `npm start` (AGW_SKIP_DTS=1) builds only JavaScript and keeps the declarations an earlier full build
+  // made (tsup's clean removes them when it writes none); `npm test` and releases build them too.
+  dts: !skipDts,
   sourcemap: true,
-  clean: true,
+  clean: skipDts ? ['!**/*.d.{ts,cts,mts}'] : true,
   // `import.meta.url` in the CommonJS build too (src/db/pglite-thread.ts resolves PGlite's files from it).
   shims: true,
   target: 'node20',

@@ -1,14 +1,17 @@
 import { defineConfig } from 'tsup';
 
+const skipDts = process.env.AGW_SKIP_DTS === '1';
+
 export default defineConfig({
   // The render pool's worker (src/billing/outputs/render-pool.ts) loads dist/render-worker.{js,cjs},
   // beside the bundle that started it.
   entry: { index: 'src/index.ts', 'render-worker': 'src/billing/outputs/render-worker.ts' },
   format: ['esm', 'cjs'],
-  // `npm start` needs only JavaScript; `npm test` and releases build the declarations too.
-  dts: process.env.AGW_SKIP_DTS !== '1' && { entry: { index: 'src/index.ts' } },
+  // `npm start` (AGW_SKIP_DTS=1) builds only JavaScript and keeps the declarations an earlier full build
+  // made (tsup's clean removes them when it writes none); `npm test` and releases build them too.
+  dts: !skipDts && { entry: { index: 'src/index.ts' } },
   sourcemap: true,
-  clean: true,
+  clean: skipDts ? ['!**/*.d.{ts,cts,mts}'] : true,
   target: 'node20',
   // The CommonJS build reads its rules and fonts relative to itself: import.meta.url needs tsup's shim there.
   shims: true,
