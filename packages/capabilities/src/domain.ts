@@ -52,6 +52,13 @@ export interface CapabilityDomain {
   readonly name: string;
   readonly handlers: readonly CapabilityHandler<never>[];
   readonly migrations: readonly DomainMigration[];
+  /**
+   * The PostgreSQL extensions the domain's tables need (e.g. `btree_gist` for an exclusion constraint
+   * on a uuid): the gateway creates them before any migration runs (`create extension if not exists`;
+   * on PostgreSQL its user must be allowed to), and the embedded database (PGlite) loads each one's
+   * module, `@electric-sql/pglite/contrib/<name>`, when it opens.
+   */
+  readonly extensions?: readonly string[];
   readonly start?: (host: DomainHost) => DomainService;
   /**
    * The environment variables the domain reads, as a settings schema (`settingsSchema` and `Setting`

@@ -64,6 +64,7 @@ export { tenantRowLevelSecurity } from './domain.js';
 export type { DomainMail, MailAttachment, MailPort } from './mail.js';
 export {
   capabilityDomains,
+  capabilityExtensions,
   capabilityHandlers,
   capabilityMigrations,
   findCapabilityHandler,

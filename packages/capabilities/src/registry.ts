@@ -32,6 +32,11 @@ export const capabilityMigrations: readonly DomainMigration[] = Object.freeze(
   capabilityDomains.flatMap((domain) => domain.migrations),
 );
 
+/** Every PostgreSQL extension a domain needs, each once (the gateway creates them before migrating). */
+export const capabilityExtensions: readonly string[] = Object.freeze([
+  ...new Set(capabilityDomains.flatMap((domain) => domain.extensions ?? [])),
+]);
+
 /** The handler of `id`@`version`, or undefined. */
 export function findCapabilityHandler(id: string, version: string): CapabilityHandler<never> | undefined {
   return capabilityHandlers.find(

@@ -1,5 +1,6 @@
-import { capabilityMigrations, type DomainMigration } from '@agw/capabilities';
+import { capabilityExtensions, capabilityMigrations, type DomainMigration } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { createExtensions } from './extensions.js';
 import { createAuditEvents } from './migrations/20261122000000-create-audit-events.js';
 import { createOnboarding } from './migrations/20261122010000-create-onboarding.js';
 import { createWallets } from './migrations/20261122020000-create-wallets.js';
@@ -90,7 +91,8 @@ export interface MigrationResult {
 }
 
 /**
- * Applies every pending migration, the gateway's and the domains' (knex's migration lock makes concurrent callers safe).
+ * Applies every pending migration, the gateway's and the domains' (knex's migration lock makes concurrent callers safe),
+ * after creating the PostgreSQL extensions the domains declare (src/db/extensions.ts).
  *
  * @example
  * const { applied } = await runMigrations(database.knex);
@@ -100,6 +102,7 @@ export async function runMigrations(knex: Knex): Promise<MigrationResult> {
     migrationSource: new CodeMigrationSource(allMigrations()),
     tableName: MIGRATIONS_TABLE,
   };
+  await createExtensions(knex, capabilityExtensions);
   const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];
   const [completed] = (await knex.migrate.list(options)) as [Array<{ name: string }>, unknown];
   return { applied, all: completed.map((migration) => migration.name) };

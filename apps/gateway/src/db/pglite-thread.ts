@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { capabilityExtensions } from '@agw/capabilities';
 import type { Results } from '@electric-sql/pglite';
+import { pgliteExtensionModules } from './extensions.js';
 
 // int8 answered as its text, as `pg` does (src/db/sql-pglite.ts asks for it by this parser).
 const INT8_OID = 20;
@@ -14,9 +16,10 @@ const INT8_OID = 20;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { PGlite } = require(workerData.modules.pglite);
-const { btree_gist } = require(workerData.modules.btreeGist);
+const extensions = {};
+for (const { exportName, path } of workerData.modules.extensions) extensions[exportName] = require(path)[exportName];
 const int8AsText = { parsers: { ${INT8_OID}: (value) => value } };
-const db = new PGlite(workerData.dataDir, { startParams: workerData.startParams, extensions: { btree_gist } });
+const db = new PGlite(workerData.dataDir, { startParams: workerData.startParams, extensions });
 
 // Only primitive fields cross the thread boundary (an Error's own fields are lost in a structured clone).
 function failure(error) {
@@ -99,11 +102,12 @@ export class PGliteThread {
   #nextId = 1;
   #stopped: Error | undefined;
 
-  constructor(dataDir: string, startParams: readonly string[]) {
+  /** `extensions`: the PostgreSQL extensions to load (by default every one a domain declares). */
+  constructor(dataDir: string, startParams: readonly string[], extensions = capabilityExtensions) {
     const require = createRequire(import.meta.url);
     const modules = {
       pglite: require.resolve('@electric-sql/pglite'),
-      btreeGist: require.resolve('@electric-sql/pglite/contrib/btree_gist'),
+      extensions: pgliteExtensionModules(extensions),
     };
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,

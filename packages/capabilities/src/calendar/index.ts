@@ -26,6 +26,7 @@ export const calendarDomain: CapabilityDomain = {
     calendarBookingManageHandler,
   ] as unknown as CapabilityDomain['handlers'],
   migrations: calendarMigrations,
+  extensions: ['btree_gist'], // the no-overlap exclusion constraint: `calendar_id with =` on a uuid
   settings: calendarSettings,
   start: (host) => {
     const { limits, caps } = bookingLimitsOf(host.settings);
