@@ -15,22 +15,25 @@ const out = mkdtempSync(join(tmpdir(), 'agw-start-build-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe("npm start's build", () => {
-  it.each(['packages/contracts', 'packages/guard', 'packages/capabilities', 'apps/gateway'])(
-    'keeps the declarations of %s and replaces its JavaScript',
-    (pkg) => {
-      const dist = join(out, pkg.replace('/', '-'));
-      mkdirSync(dist, { recursive: true });
-      writeFileSync(join(dist, 'index.d.ts'), 'export declare const built: true;\n');
-      writeFileSync(join(dist, 'index.d.cts'), 'export declare const built: true;\n');
-      writeFileSync(join(dist, 'chunk-STALE.js'), '');
-      execFileSync(process.execPath, [tsup, '--out-dir', dist, '--silent'], {
-        cwd: join(root, pkg),
-        env: { ...process.env, AGW_SKIP_DTS: '1' },
-        stdio: 'pipe',
-      });
-      const files = readdirSync(dist);
-      expect(files).toEqual(expect.arrayContaining(['index.d.ts', 'index.d.cts', 'index.js', 'index.cjs']));
-      expect(existsSync(join(dist, 'chunk-STALE.js'))).toBe(false);
-    },
-  );
+  it.each([
+    'packages/contracts',
+    'packages/guard',
+    'packages/client',
+    'packages/capabilities',
+    'apps/gateway',
+  ])('keeps the declarations of %s and replaces its JavaScript', (pkg) => {
+    const dist = join(out, pkg.replace('/', '-'));
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(join(dist, 'index.d.ts'), 'export declare const built: true;\n');
+    writeFileSync(join(dist, 'index.d.cts'), 'export declare const built: true;\n');
+    writeFileSync(join(dist, 'chunk-STALE.js'), '');
+    execFileSync(process.execPath, [tsup, '--out-dir', dist, '--silent'], {
+      cwd: join(root, pkg),
+      env: { ...process.env, AGW_SKIP_DTS: '1' },
+      stdio: 'pipe',
+    });
+    const files = readdirSync(dist);
+    expect(files).toEqual(expect.arrayContaining(['index.d.ts', 'index.d.cts', 'index.js', 'index.cjs']));
+    expect(existsSync(join(dist, 'chunk-STALE.js'))).toBe(false);
+  });
 });
