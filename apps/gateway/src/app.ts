@@ -5,7 +5,6 @@ import Koa from 'koa';
 import type { GatewayConfig } from './config.js';
 import type { Database } from './db/knex.js';
 import { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
-import { registerPublicRoutes } from './domains/public-routes.js';
 import type { DomainRoute } from './domains/services.js';
 import { errorHandler } from './http/error-handler.js';
 import { secretPathRedactor } from './http/log-path.js';
@@ -57,7 +56,8 @@ export interface AppDependencies {
   readonly jobs?: JobWorker;
   /**
    * The public routes of the domains started in this process (src/domains/services.ts: booking pages,
-   * event ingestion); mounted without a key and listed in /openapi.json.
+   * event ingestion): listed in /openapi.json, their secret path segments redacted in the log. They are
+   * served before this app, by src/domains/public-dispatch.ts (startGateway mounts it), not by Koa.
    */
   readonly domainRoutes?: readonly DomainRoute[];
 }
@@ -121,7 +121,6 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     bodyLimitBytes: config.bodyLimitBytes,
     metaTools,
   });
-  registerPublicRoutes(router, domainRoutes);
   dependencies.extendRouter?.(router);
 
   // Secret path segments (a booking link's) are redacted wherever the domains' routes declare them.

@@ -216,7 +216,7 @@ describe('domain public routes', () => {
 
   // An exact match is answered before Koa (src/domains/public-dispatch.ts); a trailing slash is the same
   // route for the router, so it shows what the Koa stack answers.
-  it('answer the same before Koa as through it: headers, bodies, limits and error envelopes', async () => {
+  it('answer a path with a trailing slash as the path itself: headers, bodies, limits and error envelopes', async () => {
     const pairs: Array<[string, RequestInit]> = [
       ['/demo/page/intro?tz=UTC', {}],
       ['/demo/echo', { method: 'POST', body: 'hello' }],

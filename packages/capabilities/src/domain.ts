@@ -1,4 +1,4 @@
-import type { SettingsSchema } from '@agw/contracts';
+import type { ErrorCode, SettingsSchema } from '@agw/contracts';
 import type { CapabilityHandler, IdGenerator } from './define.js';
 import type { MailPort } from './mail.js';
 import type { Sql, SqlDatabase } from './sql.js';
@@ -94,6 +94,35 @@ export interface DomainHost {
   readonly log: DomainLog;
   /** The values of the domain's `settings`, validated, defaults filled in (empty without a schema). */
   readonly settings: Readonly<Record<string, unknown>>;
+  /**
+   * The answer that refuses a request: the gateway renders it as every other error, the contracts'
+   * error envelope with the code's status, `retryable` and default hint, `retry_after_seconds` and
+   * `Retry-After` together. A domain never builds `{ error }` itself.
+   *
+   * @example
+   * if (!verdict.allowed) return host.error('rate_limited', { retryAfterSeconds: verdict.retryAfterSeconds });
+   */
+  error(code: ErrorCode, options?: PublicErrorOptions): PublicResponse;
+}
+
+/** What a refusal says beyond its code (each member of the error envelope of the same name). */
+export interface PublicErrorOptions {
+  /** Shown to the client: never a secret or an internal detail. Defaults to the code's generic text. */
+  readonly message?: string;
+  /** Defaults to the code's hint in the contracts' table. */
+  readonly hint?: string;
+  readonly retryAfterSeconds?: number;
+  /** A JSON Pointer into the request: `/body/<field>`, `/query/<parameter>`. */
+  readonly schemaPointer?: string;
+  /** The violations (each with schema_pointer, keyword, message); the first 20 are shown. */
+  readonly details?: ReadonlyArray<Record<string, unknown>>;
+  /** Response headers besides the envelope's. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A refusal as {@link DomainHost.error} makes it, rendered by the gateway when it answers. */
+export interface PublicError extends Omit<PublicErrorOptions, 'headers'> {
+  readonly code: ErrorCode;
 }
 
 /** A rate-limit answer. */
@@ -126,8 +155,9 @@ export interface DomainTask {
 }
 
 /**
- * A route served without an installation key. The gateway mounts it behind its request id, request log
- * and error envelope (a thrown error answers 500 `internal_error` without details), reads at most
+ * A route served without an installation key. The gateway serves it with its request id, security
+ * headers, request log and error envelope (a thrown error answers 500 `internal_error` without details,
+ * with an audit row), answers HEAD for a GET route and 405 for another method, reads at most
  * `bodyLimitBytes` of the body (64 KiB by default; more answers 413), and lists it in `/openapi.json`
  * when `openapi` is given.
  */
@@ -156,10 +186,17 @@ export interface PublicRequest {
 
 /**
  * The answer. A string or Uint8Array body is sent as is (set `content-type`); any other value is sent
- * as JSON. `headers` override the gateway's defaults (e.g. a page's own Content-Security-Policy).
+ * as JSON. `headers` override the gateway's defaults (e.g. a page's own Content-Security-Policy). A
+ * refusal comes from {@link DomainHost.error}: it has `error` instead of a body.
  */
 export interface PublicResponse {
   readonly status: number;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /**
+   * Set by {@link DomainHost.error}: the gateway answers the error envelope (its `audit_id` is the
+   * request id, which the request's log line carries: a refusal a route answers writes no audit row,
+   * so a flood of refused requests is no flood of rows).
+   */
+  readonly error?: PublicError;
 }

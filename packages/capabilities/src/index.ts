@@ -55,6 +55,8 @@ export type {
   DomainMigration,
   DomainService,
   DomainTask,
+  PublicError,
+  PublicErrorOptions,
   PublicRequest,
   PublicResponse,
   PublicRoute,

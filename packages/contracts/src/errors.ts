@@ -76,6 +76,11 @@ export const errorCodes = {
     retryable: false,
     hint: 'The capability tried to reach a host that is not on the egress allow-list.',
   },
+  email_binding_required: {
+    status: 403,
+    retryable: false,
+    hint: 'This booking link is bound to the address it was sent to: book with that email address.',
+  },
   origin_forbidden: { status: 403, retryable: false, hint: 'Requests from this Origin are not accepted.' },
   not_found: { status: 404, retryable: false, hint: 'Check the path; GET /llms.txt lists every endpoint.' },
   capability_not_found: {
@@ -108,6 +113,11 @@ export const errorCodes = {
     status: 409,
     retryable: true,
     hint: 'A fresh code was sent recently; wait retry_after_seconds before asking again.',
+  },
+  slot_taken: {
+    status: 409,
+    retryable: false,
+    hint: 'Someone booked this time first: read the free slots again and pick another.',
   },
   precondition_failed: {
     status: 412,

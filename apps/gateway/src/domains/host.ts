@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainHost } from '@agw/capabilities';
+import { errorCodes } from '@agw/contracts';
 import type { RateLimiter } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
@@ -53,6 +54,12 @@ export function createDomainHost(domain: string, options: DomainHostOptions): Do
     ids: { uuid: randomUUID },
     clock: { now: () => new Date() },
     settings: options.settings?.[domain] ?? {},
+    // Rendered by the pipeline that answers the route (renderError, as every other error).
+    error: (code, { headers, ...error } = {}) => ({
+      status: errorCodes[code].status,
+      ...(headers === undefined ? {} : { headers }),
+      error: { code, ...error },
+    }),
     log: {
       info: (fields, message) => log.info(fields, message),
       warn: (fields, message) => log.warn(fields, message),

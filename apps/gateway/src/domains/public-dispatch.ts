@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { PublicRequest, PublicResponse, PublicRoute } from '@agw/capabilities';
 import type { Knex } from 'knex';
+import { readRequestBytes } from '../http/body.js';
+import { renderError } from '../http/error-envelope.js';
 import { answerFailure } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { ANONYMOUS_BODY_LIMIT_BYTES } from '../http/key-before-body.js';
 import { headersWithoutSecrets, type PathRedactor, secretPathRedactor } from '../http/log-path.js';
-import { REQUEST_ID_HEADER, SANE_REQUEST_ID } from '../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
+import { logRequest } from '../http/request-log.js';
 import { securityHeaders } from '../http/security-headers.js';
+import { assertUtf8 } from '../http/strict-utf8.js';
 import type { Logger } from '../logger.js';
-import { sanitizeForLog } from '../logger.js';
-import { readPublicBody } from './public-body.js';
-import { utf8Body } from './public-routes.js';
+import { type PublicMatch, publicRouteMatcher } from './public-match.js';
 import type { DomainRoute } from './services.js';
 
 /** What the dispatch needs besides the routes. */
@@ -21,94 +23,56 @@ export interface PublicDispatchOptions {
   readonly knex: Knex;
 }
 
-interface Matcher {
-  readonly route: PublicRoute;
-  /** The path's segments; a `:name` segment takes any one segment as that parameter. */
-  readonly segments: readonly string[];
-}
+type Found = Exclude<PublicMatch, { kind: 'none' }>;
 
 const EMPTY = new Uint8Array(0);
-const PLAIN_SEGMENT = /^[A-Za-z0-9._~-]*$/;
-const PARAMETER = /^:[A-Za-z_][A-Za-z0-9_]*$/;
 const REQUEST_ID = REQUEST_ID_HEADER.toLowerCase();
 const SECURITY_HEADERS = Object.entries(securityHeaders).map(([name, value]) => [name.toLowerCase(), value]);
 
 /**
- * Serves the domains' public routes (event ingestion, booking pages) straight from Node's request
- * listener, and hands every other request to `fallback` (the Koa app). These routes are hit by every
- * page view of every site an organization measures, and Koa's context, middleware chain and router cost
- * as much CPU per request as the route itself (bench/analytics-profile.mjs); they need none of the key
- * machinery the rest of the gateway runs.
+ * The one place the domains' public routes (event ingestion, booking pages) are served: straight from
+ * Node's request listener, every other request going on to `fallback` (the Koa app). These routes are
+ * hit by every page view of every site an organization measures, and Koa's context, middleware chain and
+ * router cost as much CPU per request as the route itself (bench/analytics-profile.mjs); they need none
+ * of the key machinery of the gateway's own routes (docs/decisions.md, "One pipeline").
  *
- * A public route answers here exactly as behind the Koa middleware (src/domains/public-routes.ts, which
- * still mounts them for whatever this does not match): the request id (a sane X-Request-Id or a UUID,
- * echoed), the security headers under the route's own, the body limit (413) and UTF-8 check (400), a
- * thrown error as the error envelope with its audit row and a 500 that says nothing, and the request log
- * line. Only an exact method and path match is served here; HEAD, a trailing slash, another case or a
- * percent-encoded segment go to Koa, which answers them as before (405 with Allow, 404 …).
+ * Each per-request rule is the gateway's own, from the module that the Koa middleware uses too: the
+ * request id (requestIdOf), the security headers under the route's own, the body limit (413,
+ * readRequestBytes) and UTF-8 check (assertUtf8), a thrown error as the error envelope with its audit row
+ * and a 500 that says nothing (answerFailure), a refusal the route returns (host.error) rendered by
+ * renderError, and the log line (logRequest, with the secret path segments redacted). Paths match as the
+ * gateway's router matches its own (publicRouteMatcher): HEAD answers as GET without a body, a known path
+ * with another method is a 405 with Allow (OPTIONS without a route: 200 with Allow).
  */
 export function servePublicRoutesFirst(
   routes: readonly DomainRoute[],
   fallback: RequestListener,
   options: PublicDispatchOptions,
 ): RequestListener {
+  if (routes.length === 0) return fallback;
   const redactPath = secretPathRedactor(routes.map(({ route }) => route.path));
-  const exact = new Map<string, PublicRoute>();
-  const patterns: Matcher[] = [];
-  for (const { route } of routes) {
-    const segments = route.path.split('/');
-    // Other router syntax (optional parts, wildcards, patterns) is left to Koa's router, which knows it.
-    if (!segments.every((segment) => PLAIN_SEGMENT.test(segment) || PARAMETER.test(segment))) continue;
-    if (route.path.includes(':')) patterns.push({ route, segments });
-    else exact.set(`${route.method} ${route.path}`, route);
-  }
-  if (exact.size === 0 && patterns.length === 0) return fallback;
-
-  function match(
-    method: string,
-    path: string,
-  ): { route: PublicRoute; params: Record<string, string> } | undefined {
-    const route = exact.get(`${method} ${path}`);
-    if (route !== undefined) return { route, params: {} };
-    if (patterns.length === 0 || path.includes('%')) return undefined;
-    const segments = path.split('/');
-    for (const pattern of patterns) {
-      if (pattern.route.method !== method || pattern.segments.length !== segments.length) continue;
-      const params: Record<string, string> = {};
-      const matched = pattern.segments.every((wanted, index) => {
-        const segment = segments[index] as string;
-        if (!wanted.startsWith(':')) return wanted === segment;
-        params[wanted.slice(1)] = segment;
-        return segment !== '';
-      });
-      if (matched) return { route: pattern.route, params };
-    }
-    return undefined;
-  }
+  const match = publicRouteMatcher(routes.map(({ route }) => route));
 
   return (request, response) => {
     const url = request.url ?? '/';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     const found = match(request.method ?? '', path);
-    if (found === undefined) {
+    if (found.kind === 'none') {
       fallback(request, response);
       return;
     }
     const querystring = query === -1 ? '' : url.slice(query + 1);
-    serve(found.route, found.params, path, querystring, request, response, { ...options, redactPath }).catch(
-      (error: unknown) => {
-        // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
-        options.logger.error({ err: error }, 'response stream failed');
-        response.destroy();
-      },
-    );
+    serve(found, path, querystring, request, response, { ...options, redactPath }).catch((error: unknown) => {
+      // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
+      options.logger.error({ err: error }, 'response stream failed');
+      response.destroy();
+    });
   };
 }
 
 async function serve(
-  route: PublicRoute,
-  params: Record<string, string>,
+  found: Found,
   path: string,
   querystring: string,
   request: IncomingMessage,
@@ -116,8 +80,8 @@ async function serve(
   options: PublicDispatchOptions & { readonly redactPath: PathRedactor },
 ): Promise<void> {
   const started = process.hrtime.bigint();
-  const incoming = request.headers[REQUEST_ID];
-  const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  const header = request.headers[REQUEST_ID];
+  const requestId = requestIdOf(typeof header === 'string' ? header : undefined);
   // Created only when something is logged: a child logger per request is a measurable share of a page view.
   let log: Logger | undefined;
   const logOf = () => {
@@ -127,22 +91,17 @@ async function serve(
   let status: number;
   let errorCode: string | undefined;
   try {
-    const body =
-      route.method === 'POST'
-        ? await readPublicBody(request, route.bodyLimitBytes ?? ANONYMOUS_BODY_LIMIT_BYTES)
-        : EMPTY;
-    utf8Body(body);
-    const answer = await route.handle({
-      params,
-      query: new URLSearchParams(querystring),
-      headers: request.headers as Record<string, string | undefined>,
-      body,
-      clientAddress: request.socket.remoteAddress ?? '',
-      requestId,
-    } satisfies PublicRequest);
-    unansweredAsError(answer, route.method);
+    const answer = await answerOf(found, querystring, request, requestId);
     status = answer.status;
-    write(response, requestId, answer);
+    if (answer.error === undefined) write(response, requestId, answer);
+    else {
+      // A refusal the route returns: the envelope every error has, with no audit row (see PublicResponse).
+      const { code, ...refusal } = answer.error;
+      const rendered = renderError(new GatewayError(code, refusal), requestId);
+      errorCode = code;
+      const headers = { ...answer.headers, ...rendered.headers };
+      write(response, requestId, { status: rendered.status, headers, body: rendered.body });
+    }
   } catch (thrown) {
     const failure = await answerFailure(options.knex, thrown, {
       auditId: randomUUID(),
@@ -162,24 +121,54 @@ async function serve(
     send(response, status, headers, failure.body);
   }
   if (options.logger.isLevelEnabled('info')) {
-    const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-    logOf().info(
-      {
-        method: request.method,
-        route: route.path,
-        path: sanitizeForLog(options.redactPath(path)).slice(0, 512),
-        status,
-        duration_ms: Math.round(durationMs * 100) / 100,
-        error_code: errorCode,
-        user_agent: sanitizeForLog(request.headers['user-agent'] ?? '').slice(0, 256) || undefined,
-      },
-      'request',
-    );
+    logRequest(logOf(), options.redactPath, {
+      method: request.method ?? '',
+      route: found.kind === 'route' ? found.route.path : null,
+      path,
+      status,
+      started,
+      errorCode,
+      userAgent: request.headers['user-agent'],
+    });
   }
+}
+
+/** The route's answer; a 405 (or an OPTIONS without a route: its methods) for a known path's other methods. */
+async function answerOf(
+  found: Found,
+  querystring: string,
+  request: IncomingMessage,
+  requestId: string,
+): Promise<PublicResponse> {
+  if (found.kind === 'method') {
+    if (request.method === 'OPTIONS') return { status: 200, headers: { allow: found.allow } };
+    throw new GatewayError('method_not_allowed', {
+      message: `Method ${request.method} is not allowed on this path.`,
+      headers: { Allow: found.allow },
+    });
+  }
+  const { route, params } = found;
+  const body = route.method === 'POST' ? await readRequestBytes(request, limitOf(route)) : EMPTY;
+  assertUtf8(body);
+  const answer = await route.handle({
+    params,
+    query: new URLSearchParams(querystring),
+    headers: request.headers as Record<string, string | undefined>,
+    body,
+    clientAddress: request.socket.remoteAddress ?? '',
+    requestId,
+  } satisfies PublicRequest);
+  unansweredAsError(answer, request.method ?? '');
+  return answer;
+}
+
+function limitOf(route: PublicRoute): number {
+  return route.bodyLimitBytes ?? ANONYMOUS_BODY_LIMIT_BYTES;
 }
 
 /** Like the Koa stack's not-found step: a 404 without a body, or a 405, answers as the envelope. */
 function unansweredAsError(answer: PublicResponse, method: string): void {
+  if (answer.error !== undefined) return;
   if (answer.status === 405 || answer.status === 501) {
     throw new GatewayError('method_not_allowed', {
       message: `Method ${method} is not allowed on this path.`,
@@ -197,9 +186,9 @@ function baseHeaders(requestId: string): Record<string, string> {
 }
 
 /**
- * The route's answer with Koa's defaults (public-routes.ts sets the body on a Koa context): JSON for a
- * value, text/html or text/plain for a string (html when it starts with `<`), octet-stream for bytes,
- * an empty body with Content-Length 0 (none at all on 204 and 304); the route's headers last.
+ * The answer with Koa's defaults: JSON for a value, text/html or text/plain for a string (html when it
+ * starts with `<`), octet-stream for bytes, an empty body with Content-Length 0 (none at all on 204 and
+ * 304); the route's headers last. A HEAD request gets the headers only (Node sends no body for it).
  */
 function write(response: ServerResponse, requestId: string, answer: PublicResponse): void {
   const headers = baseHeaders(requestId);

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import contentType from 'content-type';
 import type { Context, Middleware } from 'koa';
-import getRawBody from 'raw-body';
 import { GatewayError } from './gateway-error.js';
 import { assertJsonDepth } from './json-depth.js';
 import { assertNoNulCharacter } from './nul-character.js';
@@ -54,26 +53,49 @@ export function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer>
   return readRequestBytes(ctx.req, limitBytes);
 }
 
-/** {@link readBodyBytes} on Node's request itself (the public routes' dispatch has no Koa context). */
-export async function readRequestBytes(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
-  const declared = request.headers['content-length'] ?? '';
-  if (declared !== '' && Number(declared) > limitBytes) {
-    // Refuse before reading, and close the connection so the unread body is not parsed as a request.
-    throw tooLarge(limitBytes);
-  }
-  let bytes: Buffer;
-  try {
-    // No `encoding`: raw-body would decode leniently (invalid bytes → U+FFFD).
-    bytes = await getRawBody(request, {
-      length: declared === '' ? undefined : declared,
-      limit: limitBytes,
-    });
-  } catch (error) {
-    const type = (error as { type?: unknown }).type;
-    if (type === 'entity.too.large') throw tooLarge(limitBytes);
-    throw new GatewayError('bad_request', { message: 'The request body could not be read.', cause: error });
-  }
-  return bytes;
+/**
+ * {@link readBodyBytes} on Node's request itself (the public routes' dispatch has no Koa context): a
+ * declared Content-Length over the limit is refused before a byte is read, a streamed body at the limit
+ * (413, the connection closes, so the unread rest is never parsed as a request); a body that ends short
+ * of its Content-Length, or a request that breaks off, is 400 `bad_request`. Read from the stream's own
+ * events: raw-body's listeners, checks and promise were about 1 µs of every page view.
+ */
+export function readRequestBytes(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = request.headers['content-length'];
+  const expected = declared === undefined || declared === '' ? undefined : Number(declared);
+  if (expected !== undefined && expected > limitBytes) return Promise.reject(tooLarge(limitBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (error: GatewayError | undefined) => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onBroken);
+      request.off('close', onBroken);
+      if (error === undefined)
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
+      else {
+        // The rest is not read: the 413 closes the connection, a broken request has none left.
+        request.pause();
+        reject(error);
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limitBytes) finish(tooLarge(limitBytes));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(expected === undefined || received === expected ? undefined : unreadable());
+    const onBroken = (cause?: unknown) => finish(unreadable(cause));
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onBroken);
+    request.on('close', onBroken);
+  });
+}
+
+function unreadable(cause?: unknown): GatewayError {
+  return new GatewayError('bad_request', { message: 'The request body could not be read.', cause });
 }
 
 function assertJsonContentType(header: string): void {

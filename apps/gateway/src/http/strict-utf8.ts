@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { GatewayError } from './gateway-error.js';
 
 // fatal: invalid bytes throw instead of becoming U+FFFD, so what is stored is what was sent.
@@ -16,6 +17,18 @@ export function decodeUtf8Strict(bytes: Uint8Array): string {
     throw new GatewayError('invalid_json', {
       message: `The request body is not valid UTF-8 (byte offset ${invalidUtf8Offset(bytes)}).`,
       hint: 'Send the JSON text encoded as UTF-8; escape other characters as \\uXXXX.',
+    });
+  }
+}
+
+/**
+ * Refuses a body that is not UTF-8 without decoding it (400 `bad_request` naming the offset of the first
+ * bad byte): the public routes take text (JSON, a form, a beacon) and decode it themselves.
+ */
+export function assertUtf8(body: Uint8Array): void {
+  if (!isUtf8(body)) {
+    throw new GatewayError('bad_request', {
+      message: `The request body is not valid UTF-8 (byte offset ${invalidUtf8Offset(body)}).`,
     });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ErrorCode, errorCodes, errorEnvelope } from '@agw/contracts';
+import type { ErrorCode } from '@agw/contracts';
 import { isbot } from 'isbot';
 import type { DomainHost, PublicRequest, PublicResponse } from '../domain.js';
 import { runStatement } from '../sql.js';
@@ -32,28 +32,28 @@ const MAX_REMEMBERED_AGENTS = 2000;
 
 const HEADERS: Readonly<Record<string, string>> = { 'cache-control': 'no-store', ...ALLOW_ANY_ORIGIN };
 
-function answer(status: number, body: unknown, extra?: Record<string, string>): PublicResponse {
-  return { status, headers: extra === undefined ? HEADERS : { ...HEADERS, ...extra }, body };
+function answer(status: number, body: unknown): PublicResponse {
+  return { status, headers: HEADERS, body };
 }
 
 /** Seconds a sender waits when its property's share of the backlog is full (the writer catches up). */
 const BACKLOG_RETRY_SECONDS = 5;
 
 /**
- * A refusal in the contracts' error envelope, with its code's status. No audit row is written for it
- * (a flood of refused events would become a flood of audit rows): `audit_id` is the request id, which
- * the request's log line carries.
+ * A refusal, rendered by the gateway in the contracts' error envelope (host.error). Its audit_id is the
+ * request id: no audit row is written for it (a flood of refused events would become a flood of rows).
+ * The answer keeps the CORS header, so the page's script can read why.
  */
 function refusal(
+  host: DomainHost,
   code: ErrorCode,
   message: string,
-  request: PublicRequest,
   options: { retryAfterSeconds?: number; violations?: readonly Violation[]; hint?: string } = {},
 ): PublicResponse {
   const { retryAfterSeconds, violations, hint } = options;
-  const body = errorEnvelope(code, {
-    auditId: request.requestId,
+  return host.error(code, {
     message,
+    headers: HEADERS,
     ...(hint === undefined ? {} : { hint }),
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     ...(violations === undefined
@@ -63,11 +63,6 @@ function refusal(
           details: violations.map((violation) => ({ ...violation })),
         }),
   });
-  return answer(
-    errorCodes[code].status,
-    body,
-    retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) },
-  );
 }
 
 /**
@@ -175,7 +170,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
   return async function handle(request: PublicRequest): Promise<PublicResponse> {
     const now = host.clock.now();
     const tooMany = (retryAfterSeconds: number) =>
-      refusal('rate_limited', 'Too many events from this address; send them again later.', request, {
+      refusal(host, 'rate_limited', 'Too many events from this address; send them again later.', {
         retryAfterSeconds,
       });
     // One event counted before the body is read, so a flood past the limit costs no parse.
@@ -184,7 +179,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const parsed = parseEvents(request.body, now);
     if (!parsed.ok) {
       const [first] = parsed.violations;
-      return refusal('validation_failed', `${first?.schema_pointer || 'body'} ${first?.message}`, request, {
+      return refusal(host, 'validation_failed', `${first?.schema_pointer || 'body'} ${first?.message}`, {
         violations: parsed.violations,
       });
     }
@@ -196,7 +191,7 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     const cached = cachedProperty(parsed.ingestionId, now.getTime());
     const property = cached !== undefined ? cached.row : await propertyOf(parsed.ingestionId);
     if (property === undefined) {
-      return refusal('not_found', 'No active analytics property has this ingestion_id.', request);
+      return refusal(host, 'not_found', 'No active analytics property has this ingestion_id.');
     }
     const userAgent = request.headers['user-agent'] ?? '';
     const bot = isBot(userAgent);
@@ -232,9 +227,9 @@ export function ingestion(host: DomainHost, writer: EventWriter, eventsPerMinute
     }
     if (rows.length > 0 && !writer.accept(property.organization_id, rows, stale)) {
       return refusal(
+        host,
         'dependency_unavailable',
         'Too many events of this organization are waiting to be written; send them again later.',
-        request,
         {
           retryAfterSeconds: BACKLOG_RETRY_SECONDS,
           // The table's hint speaks of idempotency keys, which events do not have.

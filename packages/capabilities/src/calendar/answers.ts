@@ -1,11 +1,6 @@
-import { type ErrorCode, errorCodes, errorEnvelope, isErrorCode } from '@agw/contracts';
-import type { PublicResponse } from '../domain.js';
+import type { DomainHost, PublicResponse } from '../domain.js';
 import type { BookingRefusal } from './booking-page-service.js';
 import type { Locale, TEXT } from './messages.js';
-
-/** The booking API's own codes (published before the gateway's table had them; kept for clients). */
-type BookingCode = 'slot_taken' | 'email_binding_required';
-const BOOKING_STATUS: Record<BookingCode, number> = { slot_taken: 409, email_binding_required: 403 };
 
 /** A JSON answer that no cache keeps. */
 export function json(status: number, body: unknown, extra: Record<string, string> = {}): PublicResponse {
@@ -13,34 +8,15 @@ export function json(status: number, body: unknown, extra: Record<string, string
 }
 
 /**
- * A refusal in the spec's error envelope. `audit_id` is the request id: the gateway's request log line
- * under that id records the answer (status and error code); a refusal a route answers itself writes no
- * audit row. A wait is given as `retry_after_seconds` and `Retry-After` together; a bad field or query
- * parameter as `schema_pointer` (`/body/<field>`, `/query/<parameter>`) and one detail.
+ * 400 `validation_failed` for a bad field or query parameter: `schema_pointer` (`/body/<field>`,
+ * `/query/<parameter>`) and one detail. Rendered by the gateway (host.error) like every refusal.
  */
-export function problem(
-  code: ErrorCode | BookingCode,
-  message: string,
-  requestId: string,
-  options: { readonly pointer?: string; readonly retryAfterSeconds?: number } = {},
-): PublicResponse {
-  const { pointer, retryAfterSeconds } = options;
-  const details =
-    pointer === undefined ? undefined : [{ schema_pointer: pointer, keyword: 'calendar', message }];
-  if (!isErrorCode(code)) {
-    const error = { code, message, retryable: false, audit_id: requestId };
-    return json(BOOKING_STATUS[code], {
-      error: pointer === undefined ? error : { ...error, schema_pointer: pointer, details },
-    });
-  }
-  const body = errorEnvelope(code, {
-    auditId: requestId,
+export function invalidField(host: DomainHost, pointer: string, message: string): PublicResponse {
+  return host.error('validation_failed', {
     message,
-    ...(pointer === undefined ? {} : { schemaPointer: pointer, details }),
-    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    schemaPointer: pointer,
+    details: [{ schema_pointer: pointer, keyword: 'calendar', message }],
   });
-  const wait = body.error.retry_after_seconds;
-  return json(errorCodes[code].status, body, wait === undefined ? {} : { 'retry-after': String(wait) });
 }
 
 /** An HTML page under a nonce-only CSP. */
@@ -66,18 +42,18 @@ export function html(status: number, body: string, nonce: string, extra: Record<
  * full cap names when the oldest booking it counts leaves the hour.
  */
 export function refusalAnswer(
+  host: DomainHost,
   result: BookingRefusal,
   words: (typeof TEXT)[Locale],
-  requestId: string,
 ): PublicResponse & { readonly reason: string } {
   const answer = (reason: string, response: PublicResponse) => ({ ...response, reason });
   switch (result.kind) {
     case 'gone':
-      return answer(words.unavailable, problem('not_found', 'No such booking link.', requestId));
+      return answer(words.unavailable, host.error('not_found', { message: 'No such booking link.' }));
     case 'slot_taken':
-      return answer(words.taken, problem('slot_taken', words.taken, requestId));
+      return answer(words.taken, host.error('slot_taken', { message: words.taken }));
     case 'email_bound':
-      return answer(words.emailBound, problem('email_binding_required', words.emailBound, requestId));
+      return answer(words.emailBound, host.error('email_binding_required', { message: words.emailBound }));
     case 'rate_limited': {
       const minutes = String(Math.ceil(result.retryAfterSeconds / 60));
       const reason = (result.scope === 'link' ? words.linkBusy : words.organizationBusy).replace(
@@ -86,15 +62,13 @@ export function refusalAnswer(
       );
       return answer(
         reason,
-        problem('rate_limited', reason, requestId, { retryAfterSeconds: result.retryAfterSeconds }),
+        host.error('rate_limited', { message: reason, retryAfterSeconds: result.retryAfterSeconds }),
       );
     }
     case 'invalid':
       return answer(
         `${result.field}: ${result.message}`,
-        problem('validation_failed', `${result.field}: ${result.message}`, requestId, {
-          pointer: `/body/${result.field}`,
-        }),
+        invalidField(host, `/body/${result.field}`, `${result.field}: ${result.message}`),
       );
   }
 }

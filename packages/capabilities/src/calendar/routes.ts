@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DomainHost, PublicRequest, PublicResponse, PublicRoute } from '../domain.js';
-import { html, json, problem, refusalAnswer } from './answers.js';
+import { html, invalidField, json, refusalAnswer } from './answers.js';
 import {
   type BookingRefusal,
   type BookingRequest,
@@ -87,7 +87,8 @@ export function bookingRoutes(
   ): Promise<Answer | undefined> => {
     const verdict = await host.rateLimit(`calendar.${bucket}:${request.clientAddress}`, limit, 60);
     if (verdict.allowed) return undefined;
-    return problem('rate_limited', 'Too many requests; try again shortly.', request.requestId, {
+    return host.error('rate_limited', {
+      message: 'Too many requests; try again shortly.',
       retryAfterSeconds: verdict.retryAfterSeconds,
     });
   };
@@ -172,15 +173,11 @@ export function bookingRoutes(
     const slug = request.params.slug as string;
     const zone = request.query.get('tz') ?? undefined;
     if (zone !== undefined && !isTimeZone(zone)) {
-      return problem('validation_failed', 'tz is not an IANA time zone.', request.requestId, {
-        pointer: '/query/tz',
-      });
+      return invalidField(host, '/query/tz', 'tz is not an IANA time zone.');
     }
     const range = checkSlotRange(request.query, host.clock.now());
     if ('parameter' in range) {
-      return problem('validation_failed', range.message, request.requestId, {
-        pointer: `/query/${range.parameter}`,
-      });
+      return invalidField(host, `/query/${range.parameter}`, range.message);
     }
     const answer = await withLink(slug, secret, async (open, sql) => {
       const type = pickEventType(open, request.query.get('event_type_id'));
@@ -221,11 +218,9 @@ export function bookingRoutes(
         next_from: found.more && last ? new Date(last.start.getTime() + 60_000).toISOString() : null,
       };
     });
-    if (answer === undefined) return problem('not_found', 'No such booking link.', request.requestId);
+    if (answer === undefined) return host.error('not_found', { message: 'No such booking link.' });
     if (answer === 'no_type') {
-      return problem('validation_failed', 'Not an event type of this link.', request.requestId, {
-        pointer: '/query/event_type_id',
-      });
+      return invalidField(host, '/query/event_type_id', 'Not an event type of this link.');
     }
     return json(200, answer);
   };
@@ -236,10 +231,10 @@ export function bookingRoutes(
     const isForm = type === 'application/x-www-form-urlencoded';
     const nonce = randomBytes(16).toString('base64');
     if (!isForm && type !== 'application/json') {
-      return problem('unsupported_media_type', 'Send application/json.', request.requestId);
+      return host.error('unsupported_media_type', { message: 'Send application/json.' });
     }
     if (isForm && crossSite(request, host.publicBaseUrl)) {
-      return problem('forbidden', 'A booking form must be sent from its own page.', request.requestId);
+      return host.error('forbidden', { message: 'A booking form must be sent from its own page.' });
     }
     const text = new TextDecoder().decode(request.body);
     let fields: Record<string, unknown>;
@@ -250,7 +245,7 @@ export function bookingRoutes(
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
         throw new Error('not an object');
     } catch {
-      return problem('bad_request', 'The body is not a JSON object.', request.requestId);
+      return host.error('bad_request', { message: 'The body is not a JSON object.' });
     }
     const parsed = checkEmailText(fields, host.clock.now());
     const id = host.ids.uuid();
@@ -291,7 +286,7 @@ export function bookingRoutes(
     if (outcome === undefined) {
       return isForm
         ? html(404, renderUnavailable(visitorLocale(request), nonce), nonce)
-        : problem('not_found', 'No such booking link.', request.requestId);
+        : host.error('not_found', { message: 'No such booking link.' });
     }
     const { locale, result } = outcome;
     if ('id' in result) {
@@ -307,7 +302,7 @@ export function bookingRoutes(
         },
       });
     }
-    const answer = refusalAnswer(result, TEXT[locale], request.requestId);
+    const answer = refusalAnswer(host, result, TEXT[locale]);
     if (isForm) {
       // Back to the page with the visitor's answers and the reason (a gone link shows the plain 404 page).
       if (result.kind === 'gone') return html(404, renderUnavailable(locale, nonce), nonce);
@@ -323,7 +318,15 @@ export function bookingRoutes(
         { values, error: answer.reason },
       );
       if (again.status !== 200) return again;
-      return { ...again, status: answer.status, headers: { ...again.headers, ...answer.headers } };
+      // The page is the answer, not the envelope: a wait still goes in Retry-After.
+      const wait = answer.error?.retryAfterSeconds;
+      const retryAfter: Record<string, string> =
+        wait === undefined ? {} : { 'retry-after': String(Math.ceil(wait)) };
+      return {
+        ...again,
+        status: answer.status,
+        headers: { ...again.headers, ...answer.headers, ...retryAfter },
+      };
     }
     return answer;
   };
