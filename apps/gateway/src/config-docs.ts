@@ -45,6 +45,13 @@ export function configurationDoc(domains: readonly CapabilityDomain[] = capabili
     '2). A blank variable counts as unset. `agw serve --port/--host/--data-dir` win over `PORT`, `HOST`',
     'and `DATA_DIR`. Passwords in connection strings and `SECRET_KEY` are never printed.',
     '',
+    "The gateway's schema is `apps/gateway/src/config-schema.ts`. A domain declares its variables in its",
+    'folder (`settings.ts`, the `settings` of its `CapabilityDomain`, built with `Setting` and',
+    '`settingsSchema` of `@agw/contracts`); the gateway validates them with its own and hands the values',
+    'to the domain as `host.settings`: a domain never reads the environment itself, and no two owners',
+    'declare the same variable. Integers and booleans are read from their text by ajv (`true`/`false`',
+    'only); a variable without a fixed default says what unset means.',
+    '',
     ...sections.flatMap((section) => [section, '']),
   ].join('\n')}`;
 }
