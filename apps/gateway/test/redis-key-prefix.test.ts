@@ -18,7 +18,10 @@ describe.skipIf(!process.env.REDIS_URL)('REDIS_KEY_PREFIX on one shared Redis', 
     const start = async (prefix?: string) => {
       const environment = await createTestEnvironment();
       environments.push(environment);
-      const env = { ...environment.env, CALENDAR_READS_PER_MINUTE: String(READS_PER_MINUTE) };
+      const env: Record<string, string> = {
+        ...environment.env,
+        CALENDAR_READS_PER_MINUTE: String(READS_PER_MINUTE),
+      };
       if (prefix !== undefined) env.REDIS_KEY_PREFIX = prefix;
       const gateway = await startGateway(loadConfig(env));
       gateways.push(gateway);
