@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { withTimeout } from './checks/with-timeout.js';
 import type { Logger } from './logger.js';
@@ -17,6 +16,8 @@ export interface AuditEvent {
   readonly httpStatus: number;
   /** Non-secret context: error code, method, route. */
   readonly details: Readonly<Record<string, unknown>>;
+  /** How the request arrived; `http` when not said. */
+  readonly transport?: AuditTransport;
 }
 
 // The response waits for the insert so an audit_id is findable once the client has it, but never
@@ -36,7 +37,7 @@ export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditE
     action: event.action,
     outcome: event.outcome,
     http_status: event.httpStatus,
-    details: JSON.stringify({ ...event.details, transport: auditTransport() }),
+    details: JSON.stringify({ ...event.details, transport: event.transport ?? 'http' }),
   };
   const pending = knex.isTransaction ? knex('audit_events').insert(row) : auditBatcherFor(knex).write([row]);
   const insert = Promise.resolve(pending).then(
@@ -52,17 +53,3 @@ export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditE
 
 /** The transport a request came over, recorded as `details.transport` on its audit rows. */
 export type AuditTransport = 'http' | 'mcp';
-
-// Request-scoped rather than threaded through every call: the guard chain's audit sink and the
-// idempotent runner write rows deep below the transport, and need only this one fact from it.
-const transportScope = new AsyncLocalStorage<AuditTransport>();
-
-/** Runs `work` with `transport` as the audit transport of every row it writes. */
-export function withAuditTransport<T>(transport: AuditTransport, work: () => T): T {
-  return transportScope.run(transport, work);
-}
-
-/** The audit transport of the current request: `http` unless set by {@link withAuditTransport}. */
-export function auditTransport(): AuditTransport {
-  return transportScope.getStore() ?? 'http';
-}

@@ -68,6 +68,8 @@ export interface GuardRequest {
   readonly requestId?: string | undefined;
   readonly sourceIp?: string | undefined;
   readonly userAgent?: string | undefined;
+  /** How the call arrived (e.g. `http`, `mcp`), copied to its audit records. */
+  readonly transport?: string | undefined;
 }
 
 /** The key holder, resolved by `installation_key`. */

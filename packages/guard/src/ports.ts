@@ -137,6 +137,8 @@ export interface AuditRecord {
   readonly idempotency_key: string | null;
   readonly source_ip: string | null;
   readonly user_agent: string | null;
+  /** How the call arrived (`GuardRequest.transport`), if the caller said. */
+  readonly transport: string | null;
   /** The operator approval this run created or consumed, if any. */
   readonly approval_id: string | null;
   /** The allowed-decision record this outcome belongs to, if one was written. */

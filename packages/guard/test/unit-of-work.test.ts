@@ -18,12 +18,11 @@ function setup() {
   const world = createWorld();
   const calls: Call[] = [];
   /** `fn`, recording under `port` the unit each call brings after the port's `arity` arguments. */
-  const recorded =
-    <A extends unknown[], R>(port: string, arity: number, fn: (...args: A) => R) =>
-    (...args: [...A, unknown]): R => {
+  const recorded = <F extends (...args: never[]) => unknown>(port: string, arity: number, fn: F): F =>
+    ((...args: unknown[]) => {
       calls.push([port, args[arity]]);
-      return fn(...(args.slice(0, arity) as A));
-    };
+      return (fn as unknown as (...given: unknown[]) => unknown)(...args.slice(0, arity));
+    }) as unknown as F;
   const audit: AuditSink = {
     append: recorded('audit.append', 1, world.audit.append),
   };

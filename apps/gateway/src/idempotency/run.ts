@@ -1,7 +1,7 @@
 import { canonicalJson } from '@agw/guard';
 import type { Knex } from 'knex';
 import type { ParameterizedContext } from 'koa';
-import { auditTransport, recordAuditEvent } from '../audit.js';
+import { type AuditTransport, recordAuditEvent } from '../audit.js';
 import { knexTransaction } from '../db/knex-transaction.js';
 import { renderError } from '../http/error-envelope.js';
 import type { GatewayError } from '../http/gateway-error.js';
@@ -79,6 +79,8 @@ export interface IdempotentCall {
   readonly requestId: string;
   readonly auditId: string;
   readonly log: Logger;
+  /** How the call arrived, for its audit rows; `http` when not said. */
+  readonly transport?: AuditTransport;
 }
 
 /** The answer of an idempotent run: the JSON bytes stored (or replayed), not parsed again. */
@@ -175,6 +177,7 @@ export async function claimOrReplay(call: IdempotentCall, options: RunIdempotent
     outcome: 'replayed',
     httpStatus: begun.response.status,
     details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
+    transport: call.transport ?? 'http',
   });
   return {
     kind: 'replay',
@@ -221,7 +224,7 @@ export function ownAuditRow(
       ...(refused ? { code: outcome.error.code } : outcome.auditDetails),
       idempotency_key_hash: keyHash,
       ...(outcome instanceof ReleasedRefusal ? { stored: false } : {}),
-      transport: auditTransport(),
+      transport: call.transport ?? 'http',
     }),
   };
 }

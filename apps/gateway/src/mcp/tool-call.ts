@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type ErrorEnvelope, errorCodes } from '@agw/contracts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Knex } from 'knex';
-import { recordAuditEvent, withAuditTransport } from '../audit.js';
+import { recordAuditEvent } from '../audit.js';
 import { publicErrorEnvelope, toGatewayError } from '../http/error-handler.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { assertJsonDepth } from '../http/json-depth.js';
@@ -47,39 +47,46 @@ export async function callMetaTool(
   const auditId = randomUUID();
   const log = http.state.log.child({ mcp_tool: name });
   const { headers, ip } = http;
-  return withAuditTransport('mcp', async () => {
-    let answer: MetaToolAnswer;
-    try {
-      // The arguments are what the HTTP routes get as their body (see raw-arguments.ts), and get the
-      // same checks: the body parser's (nesting depth, NUL characters), then the tool's own schema validation.
-      assertJsonDepth(args);
-      assertNoNulCharacter(http.body ?? JSON.stringify(args ?? null), args);
-      answer = await tool({ body: args ?? {}, headers, ip, requestId: http.state.requestId, auditId, log });
-    } catch (thrown) {
-      const error = toGatewayError(thrown);
-      const status = errorCodes[error.code].status;
-      if (status >= 500)
-        log.error({ err: thrown, audit_id: auditId, code: error.code }, 'mcp tool call failed');
-      await recordAuditEvent(knex, log, {
-        auditId,
-        requestId: http.state.requestId,
-        actor: 'anonymous',
-        action: 'mcp.tools_call',
-        outcome: 'failed',
-        httpStatus: status,
-        details: { code: error.code, tool: name },
-      });
-      return refusal(publicErrorEnvelope(error, auditId));
-    }
-    const body = jsonOf(answer.body);
-    if (typeof body !== 'object' || body === null) {
-      // Every meta-tool answers a JSON object; anything else is a bug, shown as a fault, not a crash.
-      log.error({ audit_id: auditId, status: answer.status }, 'meta-tool answered no JSON object');
-      return refusal(publicErrorEnvelope(new GatewayError('internal_error'), auditId));
-    }
-    if (answer.status >= 400) return refusal(body as ErrorEnvelope);
-    return { result: success(name, body) };
-  });
+  let answer: MetaToolAnswer;
+  try {
+    // The arguments are what the HTTP routes get as their body (see raw-arguments.ts), and get the
+    // same checks: the body parser's (nesting depth, NUL characters), then the tool's own schema validation.
+    assertJsonDepth(args);
+    assertNoNulCharacter(http.body ?? JSON.stringify(args ?? null), args);
+    answer = await tool({
+      body: args ?? {},
+      headers,
+      ip,
+      requestId: http.state.requestId,
+      auditId,
+      log,
+      transport: 'mcp',
+    });
+  } catch (thrown) {
+    const error = toGatewayError(thrown);
+    const status = errorCodes[error.code].status;
+    if (status >= 500)
+      log.error({ err: thrown, audit_id: auditId, code: error.code }, 'mcp tool call failed');
+    await recordAuditEvent(knex, log, {
+      auditId,
+      requestId: http.state.requestId,
+      actor: 'anonymous',
+      action: 'mcp.tools_call',
+      outcome: 'failed',
+      httpStatus: status,
+      details: { code: error.code, tool: name },
+      transport: 'mcp',
+    });
+    return refusal(publicErrorEnvelope(error, auditId));
+  }
+  const body = jsonOf(answer.body);
+  if (typeof body !== 'object' || body === null) {
+    // Every meta-tool answers a JSON object; anything else is a bug, shown as a fault, not a crash.
+    log.error({ audit_id: auditId, status: answer.status }, 'meta-tool answered no JSON object');
+    return refusal(publicErrorEnvelope(new GatewayError('internal_error'), auditId));
+  }
+  if (answer.status >= 400) return refusal(body as ErrorEnvelope);
+  return { result: success(name, body) };
 }
 
 /** An answer's body as a JSON value: a tool result carries it as structured content. */

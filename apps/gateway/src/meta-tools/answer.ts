@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AuditTransport } from '../audit.js';
 import { renderError } from '../http/error-envelope.js';
 import type { GatewayError } from '../http/gateway-error.js';
 import type { Logger } from '../logger.js';
@@ -17,6 +18,8 @@ export interface MetaToolRequest {
   /** The audit id of this call: the envelope's `audit_id` when nothing else recorded it. */
   readonly auditId: string;
   readonly log: Logger;
+  /** How the call arrived: its audit rows say so. */
+  readonly transport: AuditTransport;
 }
 
 /** A meta-tool's answer, for the transport to send: an HTTP response or an MCP tool result. */

@@ -15,6 +15,7 @@ export function toGuardRequest(
     requestId: call.requestId,
     sourceIp: call.ip,
     userAgent: call.headers['user-agent'],
+    transport: call.transport,
     ...(extra.idempotencyKey === undefined ? {} : { idempotencyKey: extra.idempotencyKey }),
     ...(extra.approvalToken === undefined ? {} : { approvalToken: extra.approvalToken }),
   };

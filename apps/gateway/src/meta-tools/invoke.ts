@@ -137,7 +137,13 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     },
   };
   // The fingerprint's method: both transports call this tool as its POST route.
-  const idempotentCall = { method: 'POST', requestId: call.requestId, auditId: call.auditId, log: call.log };
+  const idempotentCall = {
+    method: 'POST',
+    requestId: call.requestId,
+    auditId: call.auditId,
+    log: call.log,
+    transport: call.transport,
+  };
   const wallet = isFree(contract)
     ? undefined
     : { organizationId: principal.organization_id, now: runtime.clock.now() };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { errorCodes } from '@agw/contracts';
 import type { AuditRecord, AuditSink } from '@agw/guard';
 import type { Knex } from 'knex';
-import { auditTransport } from '../audit.js';
 import { auditKeyHash } from '../idempotency/key-hash.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { auditBatcherFor } from './audit-batcher.js';
@@ -41,7 +40,7 @@ export function auditRowOf(record: AuditRecord): AuditRow {
     action,
     outcome,
     http_status: statusOf(record),
-    details: JSON.stringify({ ...details, transport: auditTransport() }),
+    details: JSON.stringify({ ...details, transport: record.transport ?? 'http' }),
   };
 }
 

@@ -157,7 +157,7 @@ export function registerMetaToolRoutes(
 /** The HTTP adapter's half: a route's Koa context as a meta-tool call. */
 function requestOf(ctx: ParameterizedContext<GatewayState>): MetaToolRequest {
   const { body, requestId, auditId, log } = ctx.state;
-  return { body, headers: ctx.headers, ip: ctx.ip, requestId, auditId, log };
+  return { body, headers: ctx.headers, ip: ctx.ip, requestId, auditId, log, transport: 'http' };
 }
 
 /** The HTTP adapter's other half: a meta-tool's answer as the route's response. */

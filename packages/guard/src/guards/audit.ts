@@ -111,6 +111,7 @@ export function buildAuditRecord(input: {
     idempotency_key: request.idempotencyKey ?? null,
     source_ip: request.sourceIp ?? null,
     user_agent: request.userAgent ?? null,
+    transport: request.transport ?? null,
     approval_id: input.approvalId ?? facts.approvalId ?? null,
     decision_audit_id: facts.decisionAuditId ?? null,
     charged_credits: input.chargedCredits ?? null,
