@@ -135,7 +135,7 @@ describe('sealing and verifying', () => {
 describe('AUDIT_SEAL_INTERVAL_MS', () => {
   it('accepts 10-60000 ms and names the variable otherwise', () => {
     expect(loadConfig({ AUDIT_SEAL_INTERVAL_MS: '250' }).auditSealIntervalMs).toBe(250);
-    expect(loadConfig({}).auditSealIntervalMs).toBeUndefined();
+    expect(loadConfig({}).auditSealIntervalMs).toBe(1000);
     for (const bad of ['5', '60001', 'soon']) {
       expect(() => loadConfig({ AUDIT_SEAL_INTERVAL_MS: bad })).toThrow(ConfigError);
     }
