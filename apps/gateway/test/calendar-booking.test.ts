@@ -895,7 +895,7 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       const page = await (await browser.newContext({ timezoneId: 'Europe/Berlin' })).newPage();
       await page.goto(`${gateway.url}${path}`);
       await page.locator('#picker').waitFor({ state: 'visible' });
-      const time = page.locator('#day-times input[name=start]').nth(1);
+      const time = page.locator('#day-times input[name=start]').first();
       const start = (await time.getAttribute('value')) as string;
       await (await labelOf(page, time)).click();
       await page.locator('#name').fill('Not Bound');
