@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from '@agw/capabilities';
 import { describe, expect, it } from 'vitest';
-import { sqlDatabaseOfKnex } from '../src/db/sql-knex.js';
+import { sqlPoolOf } from '../src/db/pool.js';
 import { createAuditBatcher } from '../src/ports/audit-batcher.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 
@@ -21,7 +21,7 @@ const row = (requestId: string, httpStatus: unknown = 200) => ({
 
 /** The SQL port on the gateway's pool, counting the INSERTs into audit_events sent through it. */
 function countingSql(): { readonly sql: Sql; readonly count: () => number } {
-  const pool = sqlDatabaseOfKnex(gateway.knex);
+  const pool = sqlPoolOf(gateway.knex);
   let inserts = 0;
   const sql: Sql = {
     query(text, params, options) {
@@ -52,7 +52,7 @@ describe('audit group commit', () => {
   });
 
   it('a bad row fails only its own request; the others in its batch are stored', async () => {
-    const batcher = createAuditBatcher(sqlDatabaseOfKnex(gateway.knex));
+    const batcher = createAuditBatcher(sqlPoolOf(gateway.knex));
     const tag = randomUUID();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) =>
@@ -69,7 +69,7 @@ describe('audit group commit', () => {
   });
 
   it('stores each column as given: details with quotes, backslashes and non-ASCII; a Date time; a missing time is now()', async () => {
-    const batcher = createAuditBatcher(sqlDatabaseOfKnex(gateway.knex));
+    const batcher = createAuditBatcher(sqlPoolOf(gateway.knex));
     const tag = randomUUID();
     const details = { note: 'a "quoted" \\ back\nslash, é, 😀, \u2028', nested: { list: [1, null, true] } };
     const at = '2026-11-20T10:00:00.123456Z';

@@ -1,6 +1,6 @@
 import type { Sql, SqlQueryOptions } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { type TransactionSql, withKnexConnection } from './sql-knex.js';
+import { sqlPoolOf, type TransactionSql } from './pool.js';
 
 /** The transaction {@link transactionOnPool} lends. */
 export interface PoolTransaction {
@@ -18,14 +18,14 @@ export interface PoolTransaction {
  * transaction): its BEGIN goes out with its first statement and its COMMIT with its last
  * (`committing`), or on its own once `fn` resolves; a throw rolls it back. A connection whose
  * ROLLBACK failed is destroyed, never lent again; one that `fn` kept (a late statement) refuses to
- * send once it is back in the pool (`withKnexConnection`). On PGlite the connection is the single
+ * send once it is back in the pool (`SqlPool.connection`). On PGlite the connection is the single
  * session: nothing inside `fn` may ask the pool for another.
  */
 export function transactionOnPool<T>(
   knex: Knex,
   fn: (transaction: PoolTransaction) => Promise<T>,
 ): Promise<T> {
-  return withKnexConnection(knex, async (connection, dispose) => {
+  return sqlPoolOf(knex).connection(async (connection, dispose) => {
     let begun = false;
     let committed = false;
     // Set before the first await: a statement sent meanwhile queues behind the one carrying BEGIN.

@@ -3,7 +3,7 @@ import type { DomainHost } from '@agw/capabilities';
 import { errorCodes } from '@agw/contracts';
 import type { RateLimiter } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
+import { sqlPoolOf } from '../db/pool.js';
 import { enterTenant } from '../db/tenant.js';
 import type { Logger } from '../logger.js';
 import { type MailStaging, transactionMail } from '../mail/domain-mail.js';
@@ -28,10 +28,10 @@ export function createDomainHost(domain: string, options: DomainHostOptions): Do
   const { knex, logger } = options;
   const log = logger.child({ domain });
   return {
-    sql: sqlDatabaseOfKnex(knex),
+    sql: sqlPoolOf(knex),
     async asTenant(organizationId, fn) {
       let dispatch: (() => void) | undefined;
-      const value = await sqlDatabaseOfKnex(knex).transaction(async (sql) => {
+      const value = await sqlPoolOf(knex).transaction(async (sql) => {
         await enterTenant(sql, organizationId);
         const mail = transactionMail(sql, options.mail);
         dispatch = () => mail.dispatch();

@@ -1,5 +1,5 @@
 import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
-import { withKnexConnection } from '../db/sql-knex.js';
+import { sqlPoolOf } from '../db/pool.js';
 import { EXIT_TEXT } from '../db/tenant.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { OpenTransaction } from '../invoke/unit-of-work.js';
@@ -67,7 +67,7 @@ export async function answerIdempotentOnSql(
   const committed: Array<() => void> = [];
   let answer: Rendered;
   try {
-    answer = await withKnexConnection(options.knex, async (sql, dispose) => {
+    answer = await sqlPoolOf(options.knex).connection(async (sql, dispose) => {
       const rollback = () => sql.exec('rollback').catch(dispose);
       const fenced = await store.beginFenced(sql, scope, requestId, options.wallet).catch(async (error) => {
         await rollback();

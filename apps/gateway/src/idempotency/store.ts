@@ -1,7 +1,8 @@
 import { runStatement, type Sql } from '@agw/capabilities';
 import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnexTransaction, type TransactionSql } from '../db/sql-knex.js';
+import { sqlPoolOf, type TransactionSql } from '../db/pool.js';
+import { sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
@@ -102,7 +103,7 @@ export class IdempotencyStore {
     private readonly box: SecretBox,
     timings: IdempotencyTimings = {},
   ) {
-    this.#sql = sqlDatabaseOfKnex(knex);
+    this.#sql = sqlPoolOf(knex);
     this.#lease = timings.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
     this.#retention = timings.retentionSeconds ?? 24 * 3600;
   }

@@ -1,8 +1,8 @@
 import type { Sql } from '@agw/capabilities';
 import type { WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
+import { sqlPoolOf, type TransactionSql } from '../db/pool.js';
 import { transactionOnPool } from '../db/pool-transaction.js';
-import { sqlDatabaseOfKnex, type TransactionSql } from '../db/sql-knex.js';
 import { runAsTenant, runAsTenantUnsaved, runInTenantSavepoint } from '../db/tenant.js';
 import { runAsTenantRead } from '../db/tenant-read.js';
 import { type AuditBatcher, auditBatcherFor } from '../ports/audit-batcher.js';
@@ -81,7 +81,7 @@ export class UnitOfWork {
   /** A read (free or paid) on the pool `knex`: no transaction, nothing held between statements. */
   static read(knex: Knex): UnitOfWork {
     return new UnitOfWork({
-      sql: sqlDatabaseOfKnex(knex),
+      sql: sqlPoolOf(knex),
       handlerSql: 'per-statement',
       writes: 'pool',
       knex,

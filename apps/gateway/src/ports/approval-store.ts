@@ -1,8 +1,8 @@
 import { runStatement } from '@agw/capabilities';
 import type { ApprovalRecord, ApprovalStore } from '@agw/guard';
 import type { Knex } from 'knex';
+import { sqlPoolOf } from '../db/pool.js';
 import { transactionOnPool } from '../db/pool-transaction.js';
-import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { toIso } from '../keys/key-store.js';
 
@@ -80,7 +80,7 @@ const CONSUME = {
  * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
  */
 export function createKnexApprovalStore(knex: Knex): ApprovalStore {
-  const pool = sqlDatabaseOfKnex(knex);
+  const pool = sqlPoolOf(knex);
   // The run's unit of work, if it has one; the pool otherwise (the policy guard runs at admission).
   const sqlOf = (unit: unknown) => unitOf(unit)?.sql ?? pool;
   return {

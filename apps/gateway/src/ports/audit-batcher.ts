@@ -1,6 +1,6 @@
 import type { Sql } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
+import { sqlPoolOf } from '../db/pool.js';
 import { type AuditRow, insertAuditRows } from './audit-rows.js';
 
 export type { AuditRow } from './audit-rows.js';
@@ -24,7 +24,7 @@ const shared = new WeakMap<Knex, AuditBatcher>();
 export function auditBatcherFor(knex: Knex): AuditBatcher {
   let batcher = shared.get(knex);
   if (batcher === undefined) {
-    batcher = createAuditBatcher(sqlDatabaseOfKnex(knex));
+    batcher = createAuditBatcher(sqlPoolOf(knex));
     shared.set(knex, batcher);
   }
   return batcher;

@@ -1,7 +1,8 @@
 import type { Sql } from '@agw/capabilities';
 import { formatCredits, parseCredits, type WalletSnapshot, type WalletStore } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex, sqlOfKnex } from '../db/sql-knex.js';
+import { sqlPoolOf } from '../db/pool.js';
+import { sqlOfKnex } from '../db/sql-knex.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 
 type Amount = string | number | null;
@@ -133,7 +134,7 @@ function sqlOf(db: Sql | Knex | Knex.Transaction): Sql {
  */
 export function createKnexWalletStore(knex: Knex): WalletStore {
   // Without a unit of work (the admission's guards): the pool, one statement per checkout.
-  const pool = sqlDatabaseOfKnex(knex);
+  const pool = sqlPoolOf(knex);
   return {
     getSnapshot(organizationId, now, unit) {
       const work = unitOf(unit);

@@ -1,7 +1,7 @@
 import { type ErrorCode, UUID_PATTERN } from '@agw/contracts';
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
-import { sqlDatabaseOfKnex } from '../db/sql-knex.js';
+import { sqlPoolOf } from '../db/pool.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import { findJob } from '../jobs/job-store.js';
@@ -18,7 +18,7 @@ const uuid = new RegExp(UUID_PATTERN);
  */
 export function registerJobRoutes(router: Router<GatewayState>, options: { readonly knex: Knex }): void {
   const { knex } = options;
-  const sql = sqlDatabaseOfKnex(knex);
+  const sql = sqlPoolOf(knex);
   router.get('/mcp/jobs/:id', async (ctx) => {
     const { row } = await authenticateKey(knex, ctx.headers.authorization, { kind: 'installation' });
     const id = ctx.params.id ?? '';
