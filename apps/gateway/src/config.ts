@@ -94,15 +94,8 @@ export interface ConfigOverrides {
 }
 
 /** A configuration value is invalid; the message is one line meant for the operator. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The environment variable (or flag) at fault. */
-  readonly variable: string;
-
-  constructor(variable: string, message: string) {
-    super(message);
-    this.variable = variable;
-  }
+export class ConfigError extends SettingError {
+  override readonly name: string = 'ConfigError';
 }
 
 /** Whose settings a schema holds: `gateway` or a domain's name. */

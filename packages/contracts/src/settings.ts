@@ -126,7 +126,7 @@ export function settingsSchema<P extends TProperties>(properties: P): TObject<P>
 
 /** A setting's value is invalid; the message is one line naming the variable, meant for the operator. */
 export class SettingError extends Error {
-  override readonly name = 'SettingError';
+  override readonly name: string = 'SettingError';
   /** The environment variable at fault. */
   readonly variable: string;
 
