@@ -50,7 +50,7 @@ export function servePublicRoutesFirst(
   options: PublicDispatchOptions,
 ): RequestListener {
   if (routes.length === 0) return fallback;
-  const redactPath = secretPathRedactor(routes.map(({ route }) => route.path));
+  const serving = { ...options, redactPath: secretPathRedactor(routes.map(({ route }) => route.path)) };
   const match = publicRouteMatcher(routes.map(({ route }) => route));
 
   return (request, response) => {
@@ -63,7 +63,7 @@ export function servePublicRoutesFirst(
       return;
     }
     const querystring = query === -1 ? '' : url.slice(query + 1);
-    serve(found, path, querystring, request, response, { ...options, redactPath }).catch((error: unknown) => {
+    serve(found, path, querystring, request, response, serving).catch((error: unknown) => {
       // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
       options.logger.error({ err: error }, 'response stream failed');
       response.destroy();
