@@ -1,6 +1,7 @@
 // The invoke hot path alone, for work on it: starts the built gateway once, loads the read and the
 // mutating invoke scenarios of bench/scenarios.mjs, and prints per request the gateway's CPU µs and —
-// when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text.
+// when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text, and
+// their execution time.
 // CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
 //   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
 //                             [--slow MS]
@@ -131,17 +132,22 @@ try {
     if (!statementsAvailable) continue;
     const { rows } = await admin(
       databaseUrl,
-      `select calls, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+      `select calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
        where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
       [database],
     );
     let total = 0;
+    let executionMs = 0;
     for (const row of rows) {
       const perRequest = Number(row.calls) / count;
       total += perRequest;
+      executionMs += Number(row.total_exec_time);
       if (perRequest >= 0.01) console.log(`  ${perRequest.toFixed(2)}  ${row.query.slice(0, 150)}`);
     }
-    console.log(`  ${total.toFixed(2)} statements per request`);
+    // PostgreSQL's own execution time (pg_stat_statements' total_exec_time, lock waits included).
+    console.log(
+      `  ${total.toFixed(2)} statements and ${Math.round((executionMs * 1000) / count)} µs of PostgreSQL execution per request`,
+    );
   }
 } finally {
   const exited = new Promise((resolve) => child.once('exit', resolve));
