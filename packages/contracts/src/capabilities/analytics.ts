@@ -102,6 +102,7 @@ export const analyticsPropertyManage = defineCapability({
   scopes: ['analytics:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(PROPERTY_OPERATIONS),

@@ -38,6 +38,7 @@ export const calendarBookingLinkTemplateManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(TEMPLATE_OPERATIONS),
@@ -90,6 +91,7 @@ export const calendarBookingLinkManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(LINK_OPERATIONS),

@@ -46,6 +46,7 @@ export const calendarAvailabilityManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['get'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(AVAILABILITY_OPERATIONS),
@@ -80,6 +81,7 @@ export const calendarBookingManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(BOOKING_OPERATIONS),
@@ -116,6 +118,7 @@ export const calendarCalendarManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(CALENDAR_OPERATIONS),
@@ -158,6 +161,7 @@ export const calendarEventTypeManage = defineCapability({
   scopes: ['calendar:write'],
   cost_credits: '0',
   mutating: true,
+  read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
     operation: OneOf(EVENT_TYPE_OPERATIONS),

@@ -19,6 +19,12 @@ export interface CapabilityContract {
   readonly cost_credits: string;
   /** True when invoke changes state: an idempotency key is then required. */
   readonly mutating: boolean;
+  /**
+   * The `params.operation` values of a mutating capability that only read (a `*.manage` list or get):
+   * invoke runs them without an idempotency key (one that is sent is still honoured). Absent when
+   * every operation mutates.
+   */
+  readonly read_operations?: readonly string[];
   readonly dry_run: 'supported' | 'required';
   readonly long_running?: boolean;
   /**
