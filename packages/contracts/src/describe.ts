@@ -1,3 +1,4 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { CapabilityContract } from './capabilities/types.js';
 import { toCatalogCapability } from './catalog.js';
 import { toPlainJsonSchema } from './json-schema.js';
@@ -27,12 +28,30 @@ export function buildCapabilityDescription(
     status: options.status ?? 'active',
     available_versions: [...(options.availableVersions ?? [contract.version])],
     idempotency_key_required: contract.mutating,
+    ...operationsOf(contract),
     long_running: contract.long_running ?? false,
     input_schema: toPlainJsonSchema(contract.input_schema),
     output_schema: toPlainJsonSchema(contract.output_schema),
   };
   if (options.access !== undefined) description.access = options.access;
   return description;
+}
+
+/**
+ * Which `params.operation` values of a mutating capability only read and which change state: present
+ * when the contract declares `read_operations` (a `*.manage` capability's list or get).
+ */
+function operationsOf(
+  contract: CapabilityContract,
+): Pick<CapabilityDescription, 'read_operations' | 'mutating_operations'> {
+  const reads = contract.read_operations;
+  if (!contract.mutating || reads === undefined) return {};
+  const operation = (contract.input_schema.properties as Record<string, TSchema> | undefined)?.operation;
+  const values = ((operation?.anyOf ?? []) as TSchema[]).map((member) => String(member.const));
+  return {
+    read_operations: [...reads],
+    mutating_operations: values.filter((value) => !reads.includes(value)),
+  };
 }
 
 /** The search_capabilities hit for one contract. */

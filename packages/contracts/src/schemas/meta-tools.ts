@@ -47,6 +47,8 @@ const MAX_VERSIONS = 64;
 const MAX_SEARCH_RESULTS = 50;
 /** Most effects a dry run reports, and warnings an invoke carries. */
 const MAX_NOTES = 16;
+/** Most `operation` values a `*.manage` capability lists as read or mutating. */
+const MAX_OPERATIONS = 16;
 /** Most members of a cost object (amount, currency and a few more the spec allows). */
 const MAX_COST_MEMBERS = 16;
 
@@ -131,7 +133,23 @@ export const CapabilityDescription = Type.Object(
       maxItems: MAX_VERSIONS,
       description: `At most ${MAX_VERSIONS} versions.`,
     }),
-    idempotency_key_required: Type.Boolean(),
+    idempotency_key_required: Type.Boolean({
+      description:
+        'Whether invoke needs an idempotency_key. For a capability with read_operations only its mutating_operations need one.',
+    }),
+    read_operations: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: MAX_OPERATIONS,
+        description:
+          'The params.operation values that only read: invoked without an idempotency_key (one that is sent is still honoured).',
+      }),
+    ),
+    mutating_operations: Type.Optional(
+      Type.Array(Type.String({ maxLength: 64 }), {
+        maxItems: MAX_OPERATIONS,
+        description: 'The params.operation values that change state: invoked with an idempotency_key.',
+      }),
+    ),
     long_running: Type.Boolean(),
     access: Type.Optional(CapabilityAccess()),
     input_schema: FreeObject('JSON Schema 2020-12 of params'),
