@@ -77,6 +77,14 @@ export const calendarBookingLinkIssueSecret = defineCapability({
     link: FreeObject(),
     secret_once: Nullable(Type.String()),
     url_path: Type.String({ minLength: 1 }),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "The booking page a person opens: url_path on the gateway's PUBLIC_BASE_URL, absolute (hand it on as it is).",
+        examples: ['https://gateway.example.com/book/erstgespraech-1a2b3c4d/<secret>'],
+      }),
+    ),
     public_link: Type.Boolean(),
   }),
 });
@@ -125,6 +133,14 @@ export const calendarBookingLinkManage = defineCapability({
     contexts: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
     count: Type.Optional(Count()),
     url_path: Type.Optional(Nullable(Type.String())),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "A public link's booking page, absolute: url_path on the gateway's PUBLIC_BASE_URL. Absent for a secret link (calendar.booking_link.issue_secret answers it).",
+        examples: ['https://gateway.example.com/book/erstgespraech-1a2b3c4d'],
+      }),
+    ),
     secret_redacted: Type.Optional(Type.Boolean()),
   }),
 });
