@@ -26,4 +26,11 @@ export function isCurrencyCode(code: string): boolean {
 
 /** An ISO 4217 currency code (`EUR`, `JPY`, `BHD`): one of {@link ISO_4217_CURRENCIES}, upper case. */
 export const Currency = () =>
-  Type.Unsafe<string>({ type: 'string', minLength: 3, maxLength: 3, enum: [...ISO_4217_CURRENCIES] });
+  Type.Unsafe<string>({
+    type: 'string',
+    minLength: 3,
+    maxLength: 3,
+    enum: [...ISO_4217_CURRENCIES],
+    description: 'An ISO 4217 alphabetic currency code, upper case (EUR, USD, GBP, CHF, JPY).',
+    examples: ['EUR'],
+  });

@@ -42,15 +42,38 @@ export const VISIBLE_ASCII_PATTERN = '^[!-~]+$';
 /** `<uuid>` string. */
 export const Uuid = () => Type.String({ pattern: UUID_PATTERN });
 /** `<date>`: `YYYY-MM-DD`. */
-export const DateString = () => Type.String({ format: 'date' });
+export const DateString = () =>
+  Type.String({
+    format: 'date',
+    description: 'A calendar date as YYYY-MM-DD (ISO 8601), without a time or a time zone.',
+    examples: ['2025-03-31'],
+  });
 /** `<timestamp>`: ISO 8601 date-time with offset. */
-export const Timestamp = () => Type.String({ format: 'date-time' });
+export const Timestamp = () =>
+  Type.String({
+    format: 'date-time',
+    description:
+      'An instant as an RFC 3339 (ISO 8601) date-time with a UTC offset; the gateway answers in UTC (`Z`).',
+    examples: ['2025-03-31T14:30:00Z'],
+  });
 /** Email address (RFC 5321 caps a path at 320 characters in practice). */
 export const Email = () => Type.String({ format: 'email', maxLength: 320 });
 /** Exact decimal string. */
-export const Decimal = () => Type.String({ pattern: DECIMAL_PATTERN, maxLength: 64 });
+export const Decimal = () =>
+  Type.String({
+    pattern: DECIMAL_PATTERN,
+    maxLength: 64,
+    description: 'An exact decimal written as a string, so no float rounding touches it.',
+    examples: ['12.50'],
+  });
 /** A non-negative exact decimal amount of credits, e.g. `'0'` or `'0.50'`. */
-export const Credits = () => Type.String({ pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$', maxLength: 64 });
+export const Credits = () =>
+  Type.String({
+    pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+    maxLength: 64,
+    description: 'Credits as an exact decimal string (1 credit = 1 000 000 micro-credits).',
+    examples: ['0.50'],
+  });
 /** An ISO 4217 currency code (the list and its rule live in ./currency.ts). */
 export { Currency } from './currency.js';
 /** Scope name. */
@@ -62,6 +85,20 @@ export const Scopes = () =>
   Type.Array(Scope(), { maxItems: MAX_SCOPES, description: `At most ${MAX_SCOPES} scopes.` });
 /** Relative path such as `/mcp/invoke`. */
 export const RelativePath = () => Type.String({ pattern: RELATIVE_PATH_PATTERN, maxLength: 512 });
+
+/**
+ * `schema` described as the field it stands for: `text` (what the field means to an agent: units, who
+ * sets it, when it is null) leads, and what the schema already says (a standard's code list, a date
+ * format) follows, so the standard is written once on its helper and every field still names it.
+ */
+export function Described<T extends TSchema>(schema: T, text: string, examples?: readonly unknown[]): T {
+  const own = schema.description;
+  return {
+    ...schema,
+    description: own === undefined ? text : `${text} ${own}`,
+    ...(examples === undefined ? {} : { examples: [...examples] }),
+  };
+}
 
 /** `X` or null (JSON Schema `anyOf: [X, {type: null}]`). */
 export function Nullable<T extends TSchema>(schema: T) {
