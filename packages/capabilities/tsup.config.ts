@@ -13,6 +13,9 @@ export default defineConfig({
   sourcemap: true,
   clean: skipDts ? ['!**/*.d.{ts,cts,mts}'] : true,
   target: 'node20',
+  // ESM-only and small: bundled, so the CommonJS build never `require`s an ES module (Node 20 before
+  // 20.19 cannot); a devDependency for that reason.
+  noExternal: ['@sindresorhus/slugify', '@sindresorhus/transliterate', 'escape-string-regexp'],
   // The CommonJS build reads its rules and fonts relative to itself: import.meta.url needs tsup's shim there.
   shims: true,
 });

@@ -110,6 +110,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       logger,
       rateLimits: rateLimitsOf(config),
       egress: egressOf(config),
+      publicBaseUrl: config.publicBaseUrl,
     },
     jobs: dependencies.jobs,
   });

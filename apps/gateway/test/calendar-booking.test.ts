@@ -236,6 +236,33 @@ describe('the agent’s setup', () => {
     const listed = await result('calendar.booking_link.manage', { operation: 'list' });
     expect(JSON.stringify(listed)).not.toContain(issued.secret_once);
   });
+
+  it('slugs a German title by transliterating it, and answers the absolute url a person opens', async () => {
+    const created = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      title: 'Erstgespräch Größe',
+      access_mode: 'public',
+      slug_suffix: 'x1',
+      allowed_event_type_ids: [eventTypeId],
+    });
+    expect(created.link.slug).toBe('erstgespraech-groesse-x1');
+    expect(created.url_path).toBe('/book/erstgespraech-groesse-x1');
+    expect(created.url).toBe(`${gateway.url}/book/erstgespraech-groesse-x1`);
+    expect((await fetch(created.url)).status).toBe(200);
+    const secret = await result('calendar.booking_link.manage', {
+      operation: 'create',
+      calendar_id: calendarId,
+      title: 'Straßenfest',
+      slug_suffix: 'x2',
+    });
+    expect(secret.link.slug).toBe('strassenfest-x2');
+    expect(secret.url).toBeUndefined();
+    const issued = await result('calendar.booking_link.issue_secret', { link_id: secret.link.id });
+    expect(issued.url).toBe(`${gateway.url}${issued.url_path}`);
+    const calendar = await result('calendar.calendar.manage', { operation: 'create', name: 'Büro Köln' });
+    expect(calendar.calendar.slug).toBe('buero-koeln');
+  });
   // Every operation once, each result checked against its output schema by result().
   it('lists and updates calendars, event types and templates; archives a template', async () => {
     const renamed = await result('calendar.calendar.manage', {

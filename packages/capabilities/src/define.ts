@@ -75,6 +75,12 @@ export interface CapabilityContext {
    * confirmation, an invoice with its PDF.
    */
   readonly mail: MailPort;
+  /**
+   * PUBLIC_BASE_URL without a trailing slash (`https://gateway.example.com`): where the gateway's own
+   * public pages are, for absolute links in answers (a booking link's `url`). Absent when the host has
+   * none (a handler run outside a gateway).
+   */
+  readonly publicBaseUrl?: string;
 }
 
 /** The fetch a handler gets (standard signature, limited to allow-listed hosts). */

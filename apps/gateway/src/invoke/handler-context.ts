@@ -94,5 +94,6 @@ function context(
     wallet: { getSnapshot: (organizationId, now) => readWalletSnapshot(sql, organizationId, now) },
     fetch: runtime.fetchFor(call.egressHosts),
     mail: mail?.port ?? noMail,
+    ...(runtime.publicBaseUrl === undefined ? {} : { publicBaseUrl: runtime.publicBaseUrl }),
   };
 }

@@ -60,6 +60,8 @@ export interface InvokeRuntime {
   fetchFor(hosts: readonly string[]): CapabilityFetch;
   /** Where `ctx.mail` stages mail; without it a handler's `ctx.mail.stage` throws. */
   readonly mail: MailStaging | undefined;
+  /** PUBLIC_BASE_URL, a handler's `ctx.publicBaseUrl` (absolute links in answers). */
+  readonly publicBaseUrl: string | undefined;
 }
 
 /** Where handlers may reach (EGRESS_ALLOWED_HOSTS, EGRESS_ALLOW_HTTP). */
@@ -84,6 +86,8 @@ export interface InvokeRuntimeOptions {
   readonly egress?: EgressOptions;
   /** The outbox and secret box behind a handler's `ctx.mail`. */
   readonly mail?: MailStaging;
+  /** PUBLIC_BASE_URL (without a trailing slash), handed to handlers as `ctx.publicBaseUrl`. */
+  readonly publicBaseUrl?: string;
 }
 
 /**
@@ -134,5 +138,6 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
     fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),
     mail: options.mail,
+    publicBaseUrl: options.publicBaseUrl,
   };
 }

@@ -2,6 +2,7 @@ import { CapabilityError, defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
 import { type CalendarRow, calendarView, findCalendar } from './calendars.js';
 import { calendarContract, checkEmail, checkTimeZone, isUniqueViolation, required } from './common.js';
+import { slugOf } from './slug.js';
 import { calendarInsert, calendarList, calendarUpdate } from './sql.js';
 
 /** Params of `calendar.calendar.manage`. */
@@ -16,16 +17,6 @@ export interface CalendarManageInput {
   readonly locale?: 'en' | 'de';
   readonly notification_email?: string | null;
   readonly default_duration_minutes?: number;
-}
-
-function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 96);
-  return slug || 'calendar';
 }
 
 function checkFields(input: CalendarManageInput): void {
@@ -62,7 +53,7 @@ export const calendarCalendarManageHandler = defineCapabilityHandler<CalendarMan
           ctx.ids.uuid(),
           ctx.organizationId,
           name,
-          input.slug ?? slugOf(name),
+          input.slug ?? slugOf(name, 96, 'calendar'),
           input.color ?? null,
           input.is_active ?? true,
           input.timezone ?? 'UTC',

@@ -4,7 +4,8 @@ import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, checkEmail, invalid, isUniqueViolation, required } from './common.js';
 import { findEventTypes } from './event-types.js';
-import { findLink, type LinkRow, linkStatus, linkView, publicPath } from './links.js';
+import { findLink, type LinkRow, linkStatus, linkView, publicPath, publicUrl } from './links.js';
+import { slugOf } from './slug.js';
 import { linkInsert, linkList, linkRevoke, linkUpdate } from './sql.js';
 import { findTemplate, type TemplateRow } from './templates.js';
 
@@ -49,11 +50,14 @@ function validUntil(input: LinkManageInput, now: Date, fallbackDays: number | nu
   return days === null ? null : new Date(now.getTime() + days * DAY_MS);
 }
 
-/** A public link answers its path; a secret link's path needs the secret, which only issue_secret shows. */
-function pathOf(row: LinkRow) {
-  return row.access_mode === 'public'
-    ? { url_path: publicPath(row.slug), secret_redacted: false }
-    : { url_path: null, secret_redacted: true };
+/**
+ * A public link answers its path and absolute `url`; a secret link's need the secret, which only
+ * issue_secret shows.
+ */
+function pathOf(row: LinkRow, ctx: CapabilityContext) {
+  if (row.access_mode !== 'public') return { url_path: null, secret_redacted: true };
+  const path = publicPath(row.slug);
+  return { url_path: path, ...publicUrl(ctx.publicBaseUrl, path), secret_redacted: false };
 }
 
 /**
@@ -100,7 +104,7 @@ export const calendarBookingLinkManageHandler = defineCapabilityHandler<LinkMana
           operation: input.operation,
           link: linkView(row, ctx.now),
           context: row.context,
-          ...pathOf(row),
+          ...pathOf(row, ctx),
         };
       }
       if (input.status !== undefined && input.status !== status) {
@@ -140,7 +144,7 @@ export const calendarBookingLinkManageHandler = defineCapabilityHandler<LinkMana
         input.bookings_per_hour === undefined ? current.bookings_per_hour : input.bookings_per_hour,
       ]);
       const row = rows[0] as LinkRow;
-      return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+      return { operation: 'update', link: linkView(row, ctx.now), context: row.context, ...pathOf(row, ctx) };
     } catch (error) {
       if (isUniqueViolation(error))
         throw new CapabilityError('conflict', 'That slug is taken; choose another.');
@@ -160,15 +164,7 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
   const calendar = await resolveCalendar(ctx, input.calendar_id ?? template?.calendar_id ?? null);
   const title: string =
     input.title ?? template?.default_title ?? required<string>(input.title, 'title', 'create');
-  const base =
-    template?.slug_base ??
-    (title
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) ||
-      'meeting');
+  const base = template?.slug_base ?? slugOf(title, 80, 'meeting');
   const slug =
     input.slug ?? `${base.slice(0, 86)}-${input.slug_suffix ?? randomBytes(4).toString('hex')}`.slice(0, 96);
   const accessMode = input.access_mode ?? 'secret';
@@ -203,5 +199,5 @@ async function create(input: LinkManageInput, ctx: CapabilityContext) {
     input.bookings_per_hour ?? null,
   ]);
   const row = rows[0] as LinkRow;
-  return { operation: 'create', link: linkView(row, ctx.now), context: row.context, ...pathOf(row) };
+  return { operation: 'create', link: linkView(row, ctx.now), context: row.context, ...pathOf(row, ctx) };
 }

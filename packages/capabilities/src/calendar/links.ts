@@ -58,6 +58,14 @@ export function publicPath(slug: string, secret?: string): string {
   return secret ? `/book/${slug}/${secret}` : `/book/${slug}`;
 }
 
+/**
+ * Where a person opens the page: `path` on PUBLIC_BASE_URL (`https://gateway.example.com/book/…`), for
+ * an agent to hand on as it is; `{}` when the host named no base URL or there is no path.
+ */
+export function publicUrl(baseUrl: string | undefined, path: string | null): { url?: string } {
+  return baseUrl === undefined || path === null ? {} : { url: `${baseUrl}${path}` };
+}
+
 /** A link as the capabilities answer it: no secret, no hash; `has_secret` says whether one is live. */
 export function linkView(row: LinkRow, now: Date) {
   const { secret_sha256, organization_id, installation_id, ...rest } = row;
