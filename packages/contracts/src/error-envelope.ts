@@ -55,14 +55,16 @@ export interface ErrorEnvelopeInit {
 
 /**
  * Builds `{ error: {...} }` for `code`: `retryable` and the default hint come from the error table,
- * the message defaults to a generic text. Optional members are present only when given.
+ * the message defaults to a generic text. Optional members are present only when given. An error that
+ * names a wait (`retryAfterSeconds`) is retryable after it, whatever the table says: `budget_exceeded`
+ * is retryable only when the caps it broke reset at a known time.
  */
 export function errorEnvelope(code: ErrorCode, init: ErrorEnvelopeInit): ErrorEnvelope {
   const info = errorCodes[code];
   const error: ErrorEnvelope['error'] = {
     code,
     message: init.message ?? defaultErrorMessages[code],
-    retryable: info.retryable,
+    retryable: info.retryable || init.retryAfterSeconds !== undefined,
     audit_id: init.auditId,
     hint: init.hint ?? info.hint,
   };

@@ -33,7 +33,8 @@ export {
   type TraceEntry,
 } from './guard.js';
 export { type AuditGuardOptions, auditGuard, buildAuditRecord } from './guards/audit.js';
-export { type BillingGuardOptions, billingGuard, brokenCaps, chargeScope } from './guards/billing.js';
+export { type BillingGuardOptions, billingGuard, chargeScope } from './guards/billing.js';
+export { type BudgetPorts, brokenCaps, budgetRefusal } from './guards/budget-refusal.js';
 export { type EgressGuardOptions, egressGuard } from './guards/egress.js';
 export {
   bearerToken,

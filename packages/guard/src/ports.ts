@@ -197,6 +197,17 @@ export interface WalletStore {
   getSnapshot(organizationId: string, now: Date, unit?: unknown): MaybePromise<WalletSnapshot>;
   /** Appends a debit unless this scope was already charged; `charged` false means it was. */
   charge(request: ChargeRequest, unit?: unknown): MaybePromise<{ readonly charged: boolean }>;
+  /**
+   * Optional: the first instant at which at least `credits` of the spend counted in the burn-rate hour at
+   * `now` will have left that window (null if it never holds that much). A burn-rate refusal names its
+   * wait from it; without it the wait is the window's length.
+   */
+  hourSpendReleasedAt?(
+    organizationId: string,
+    now: Date,
+    credits: string,
+    unit?: unknown,
+  ): MaybePromise<Date | null>;
 }
 
 /** The organization's kill switch: all the policy guard needs of the budget policy. */

@@ -74,6 +74,46 @@ export function snapshotWindows(now: Date): [Date, Date, Date] {
   ];
 }
 
+// The burn-rate hour's spend per UTC minute, oldest first: the rolled-up minute buckets and the charges
+// not rolled up yet, from the window's start ($2, {@link snapshotWindows}).
+const HOUR_SPEND_SQL = `
+select minute, sum(amount) as amount from (
+  select starts_at as minute, amount from wallet_spend
+  where organization_id = $1 and bucket = 'minute' and starts_at >= $2
+  union all
+  select date_trunc('minute', occurred_at, 'UTC'), amount from wallet_ledger
+  where organization_id = $1 and not rolled_up and occurred_at >= $2
+) as spend
+group by minute
+order by minute`;
+
+/** A charge of minute m counts while the hour window starts at or before m: until m + 61 minutes. */
+const MINUTE_LEAVES_WINDOW_MS = 3_660_000;
+
+/**
+ * When at least `amount` credits of the burn-rate hour's spend at `now` has left the window (whole UTC minutes,
+ * as {@link snapshotWindows} counts it), or null when the window holds less.
+ */
+export async function readHourSpendReleasedAt(
+  db: Sql,
+  organizationId: string,
+  now: Date,
+  amount: string,
+): Promise<Date | null> {
+  const [hourStart] = snapshotWindows(now);
+  const result = await db.query<{ minute: Date | string; amount: Amount }>(HOUR_SPEND_SQL, [
+    organizationId,
+    hourStart,
+  ]);
+  const needed = parseCredits(amount);
+  let released = 0n;
+  for (const row of result.rows) {
+    released += parseCredits(credits(row.amount));
+    if (released >= needed) return new Date(new Date(row.minute).getTime() + MINUTE_LEAVES_WINDOW_MS);
+  }
+  return null;
+}
+
 // A charge is its ledger row and nothing else: no row another run of the organization writes, so it
 // locks nothing another request waits for. A second charge of the same scope inserts nothing.
 const CHARGE_SQL = `
@@ -140,6 +180,10 @@ export function createKnexWalletStore(knex: Knex): WalletStore {
       const work = unitOf(unit);
       // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
       return work?.takeSnapshot(organizationId) ?? readWalletSnapshot(work?.sql ?? pool, organizationId, now);
+    },
+    hourSpendReleasedAt(organizationId, now, amount, unit) {
+      // Only a refused burn-rate cap asks: a cold path, one statement.
+      return readHourSpendReleasedAt(unitOf(unit)?.sql ?? pool, organizationId, now, amount);
     },
     async charge(request, unit) {
       // Rolled into the balance and the spend buckets later; snapshots count it from the moment it commits.

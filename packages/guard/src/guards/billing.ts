@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GuardConfigError } from '../errors.js';
-import { deny, type Guard, type GuardDetail, type GuardRequest, pass, type SettleContext } from '../guard.js';
+import { type Guard, type GuardRequest, pass, type SettleContext } from '../guard.js';
 import { formatCredits, parseCredits } from '../money.js';
-import type { Clock, WalletSnapshot, WalletStore } from '../ports.js';
+import type { Clock, WalletStore } from '../ports.js';
+import { budgetRefusal } from './budget-refusal.js';
 
 /** Options of {@link billingGuard}. */
 export interface BillingGuardOptions {
@@ -13,7 +14,8 @@ export interface BillingGuardOptions {
 /**
  * `billing`: the capability's `cost_credits` is the estimate (the maximum one run may cost). The
  * check refuses with 403 `budget_exceeded` when it would break the balance or a cap (task, daily,
- * monthly, hourly burn rate), one `details[]` entry per broken cap. The settle phase charges exactly
+ * monthly, hourly burn rate), one `details[]` entry per broken cap, and with the wait when every broken
+ * cap lifts at a known time ({@link budgetRefusal}). The settle phase charges exactly
  * once, and only for a `succeeded` outcome: the handler's reported cost clamped to the estimate,
  * under an idempotency scope so a replay or retry is never charged again.
  */
@@ -33,19 +35,12 @@ export function billingGuard(options: BillingGuardOptions): Guard {
       const principal = facts.principal;
       if (principal === undefined) throw new Error('No principal: installation_key must run before billing.');
       // Reuse the snapshot policy read for the kill switch: one wallet read per invoke.
-      const snapshot =
-        facts.wallet?.organization_id === principal.organization_id
-          ? facts.wallet
-          : await wallet.getSnapshot(principal.organization_id, clock.now(), unit);
-      const broken = brokenCaps(snapshot, estimate);
-      if (broken.length === 0) return pass({ estimatedCostCredits });
-      return deny(
-        'budget_exceeded',
-        `This run (${estimatedCostCredits} credits) would exceed the ${String(broken[0]?.cap)}.`,
-        {
-          details: broken,
-        },
-      );
+      const snapshot = facts.wallet?.organization_id === principal.organization_id ? facts.wallet : undefined;
+      const refusal = await budgetRefusal({ wallet, clock }, principal.organization_id, estimate, {
+        snapshot,
+        unit,
+      });
+      return refusal ?? pass({ estimatedCostCredits });
     },
     async settle(context) {
       if (context.outcome !== 'succeeded') return undefined;
@@ -69,29 +64,6 @@ export function billingGuard(options: BillingGuardOptions): Guard {
       return charged ? { chargedCredits: charge.amount_credits } : undefined;
     },
   };
-}
-
-/** Every cap the estimate would break, with its limit and what was spent. */
-export function brokenCaps(snapshot: WalletSnapshot, estimate: bigint): GuardDetail[] {
-  const { policy, spent } = snapshot;
-  const estimated_cost_credits = formatCredits(estimate);
-  const checks: Array<{ cap: string; limit: string | null; spent: string }> = [
-    { cap: 'balance', limit: snapshot.balance_credits, spent: '0' },
-    { cap: 'task_cap', limit: policy.task_cap_credits, spent: '0' },
-    { cap: 'daily_cap', limit: policy.daily_cap_credits, spent: spent.today_credits },
-    { cap: 'monthly_cap', limit: policy.monthly_cap_credits, spent: spent.month_credits },
-    { cap: 'burn_rate_hourly_cap', limit: policy.burn_rate_hourly_cap_credits, spent: spent.hour_credits },
-  ];
-  return checks
-    .filter(
-      (check) => check.limit !== null && parseCredits(check.spent) + estimate > parseCredits(check.limit),
-    )
-    .map((check) => ({
-      cap: check.cap,
-      limit_credits: check.limit,
-      spent_credits: check.spent,
-      estimated_cost_credits,
-    }));
 }
 
 /** The handler's reported cost, never more than the estimate the caps were checked against. */

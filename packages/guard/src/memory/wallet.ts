@@ -66,6 +66,22 @@ export function createMemoryWallet(options: { readonly clock: Clock }): MemoryWa
         },
       };
     },
+    hourSpendReleasedAt(organizationId, now, credits) {
+      // A charge at t counts while t >= now - 1 h: it leaves the window 1 h and 1 ms after t.
+      const at = now.getTime();
+      const charges = entries
+        .filter((entry) => entry.organization_id === organizationId && entry.kind === 'charge')
+        .map((entry) => ({ at: Date.parse(entry.occurred_at), amount: -parseCredits(entry.amount_credits) }))
+        .filter((charge) => charge.at >= at - 3_600_000 && charge.at <= at)
+        .sort((a, b) => a.at - b.at);
+      const needed = parseCredits(credits);
+      let released = 0n;
+      for (const charge of charges) {
+        released += charge.amount;
+        if (released >= needed) return new Date(charge.at + 3_600_001);
+      }
+      return null;
+    },
     getKillSwitch(organizationId) {
       const policy = policies.get(organizationId) ?? noPolicy;
       return { enabled: policy.kill_switch_enabled, policy_profile_id: policy.policy_profile_id };
