@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_OFFSET } from '../schemas/numbers.js';
-import { Closed, Nullable, NullableText } from '../schemas/primitives.js';
+import { Closed, Described, Nullable, NullableText } from '../schemas/primitives.js';
 
 /**
  * Shared pieces of capability schemas. Capability schemas are self-contained (no `$id`, no `$ref`),
@@ -46,15 +46,17 @@ const PAGE_SIZE_MAX = 100;
 
 /** The paging fields of a list/search input: `limit` 1..100 and `offset` >= 0, both optional. */
 export const PagingQuery = () => ({
-  limit: Type.Optional(Limit(PAGE_SIZE_MAX)),
-  offset: Type.Optional(Offset()),
+  limit: Type.Optional(
+    Described(Limit(PAGE_SIZE_MAX), `Most records to answer, 1 to ${PAGE_SIZE_MAX}; 20 when left out.`),
+  ),
+  offset: Type.Optional(Described(Offset(), 'Records to skip before the page starts; 0 when left out.')),
 });
 
 /** The paging fields of a list/search output: how many records came back and the page asked for. */
 export const PageInfo = () => ({
-  count: Count(),
-  limit: Type.Integer({ minimum: 1 }),
-  offset: Offset(),
+  count: Described(Count(), 'Records on this page; fewer than limit means the last page.'),
+  limit: Described(Type.Integer({ minimum: 1 }), 'The page size applied.'),
+  offset: Described(Offset(), 'The offset applied; ask for offset + count to read on.'),
 });
 
 /** The records of one page of a list/search output: at most the largest `limit`. */
