@@ -34,7 +34,9 @@ export interface InvokeDependencies {
  * runs audit, billing, egress and its handler on the pool, one statement at a time, then writes its
  * outcome's audit rows (and a paid read's charge) at once. A long-running read continues in one
  * transaction on a pooled connection that the gateway drives itself (no knex transaction): its
- * acceptance, charge and audit records commit together. A mutating capability needs `idempotency_key` (replay: the identical body plus
+ * acceptance, charge and audit records commit together. A mutating capability's declared read operation
+ * (a `*.manage` list or get) sent without a key runs in a plain transaction of its own. Any other
+ * mutating run needs `idempotency_key` (replay: the identical body plus
  * `replayed: true`; other params: 409) and runs through `answerIdempotentOnSql`: the settle's charge and
  * audit records — a long-running one's acceptance records and its job row — are written with the
  * stored answer.
@@ -49,7 +51,9 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
       hint: 'Use search_capabilities: it lists the capabilities this gateway runs.',
     });
   }
-  if (contract.mutating && request.idempotency_key === undefined) {
+  // A *.manage capability's list or get sent without a key runs as a read (a sent key is honoured).
+  const keylessRead = request.idempotency_key === undefined && readsOnly(contract, request.params);
+  if (contract.mutating && request.idempotency_key === undefined && !keylessRead) {
     throw new GatewayError('idempotency_key_required', {
       message: `${contract.id} changes state: send an idempotency_key (16 to 128 characters).`,
       // The table's hint covers the access endpoints' header too; invoke takes the key in its body.
@@ -100,17 +104,22 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
   const { principal } = admission;
   const { runtime } = deps;
   const capabilityCall = { contract, handler, params: request.params };
-  if (!contract.mutating) {
+  if (!contract.mutating || keylessRead) {
     // A read's handler holds no connection across its run (src/db/tenant-read.ts). A free read's one
     // write, the decision and outcome audit rows, is a single group-committed INSERT; a paid read
     // writes its charge and audit rows in a short transaction after the handler (src/invoke/paid-read.ts).
     // A long-running read is accepted here, in one transaction with its job row, and run by a job
-    // worker (src/jobs).
+    // worker (src/jobs). A keyless read operation runs in a plain transaction: the handler is the
+    // capability's mutating one (availability `get` makes the default calendar on first use).
     const executed = contract.long_running
       ? await UnitOfWork.transaction(runtime.knex, (unit) => acceptJob(unit, admission, contract, request))
-      : isFree(contract)
-        ? await executeCapability(runtime, UnitOfWork.read(runtime.knex), admission, capabilityCall)
-        : await runPaidRead(runtime, admission, capabilityCall);
+      : keylessRead
+        ? await UnitOfWork.transaction(runtime.knex, (unit) =>
+            executeCapability(runtime, unit, admission, capabilityCall),
+          )
+        : isFree(contract)
+          ? await executeCapability(runtime, UnitOfWork.read(runtime.knex), admission, capabilityCall)
+          : await runPaidRead(runtime, admission, capabilityCall);
     if (executed.kind === 'succeeded') return { status: 200, body: executed.body, headers };
     const { error, auditId } = executed;
     if (error.code === 'internal_error') {
@@ -181,6 +190,12 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     headers: { ...headers, ...answer.headers },
     ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
   };
+}
+
+/** A run of one of the capability's declared `read_operations` (contracts: a `*.manage` list or get). */
+function readsOnly(contract: CatalogContract, params: unknown): boolean {
+  const operation = (params as { operation?: unknown } | null)?.operation;
+  return typeof operation === 'string' && (contract.read_operations?.includes(operation) ?? false);
 }
 
 /** A capability that costs nothing: billing reads no wallet for it. */
