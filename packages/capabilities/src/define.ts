@@ -81,6 +81,12 @@ export interface CapabilityContext {
    * none (a handler run outside a gateway).
    */
   readonly publicBaseUrl?: string;
+  /**
+   * Reports what this run costs when it is less than the contract's `cost_credits` (the estimate the
+   * budget was checked against; more is never charged): `'0'` for bytes answered from an archive that
+   * an earlier run already paid for. Absent when the host charges the estimate alone.
+   */
+  readonly reportCost?: (credits: Credits) => void;
 }
 
 /** The fetch a handler gets (standard signature, limited to allow-listed hosts). */
@@ -96,7 +102,41 @@ export interface CapabilityHandler<Input = Record<string, unknown>, Output = unk
    * type says), without any port: `dry_run` reports them as violations. `handle` must run them too.
    */
   check?(input: Input): Promise<readonly CapabilityViolation[]>;
+  /**
+   * The handler's own business rules, run without effect: `dry_run` answers its violations (and shows
+   * its `preview`), and `invoke` runs it before it asks an operator to approve, so no operator approves
+   * a call that would fail. Share the rules with `handle` (one function both call, e.g. through
+   * {@link violationsOf}); `handle` still enforces them. Its `sql` is a READ ONLY transaction that is
+   * always rolled back: PostgreSQL refuses any write, lock or number assignment in it.
+   */
+  preflight?(input: Input, ctx: PreflightContext): Promise<CapabilityPreflight>;
 }
+
+/**
+ * What a preflight knows: the tenant, the clock, a read-only SQL port and the wallet read. No mail, no
+ * fetch and no ids: a preflight has no effect and assigns nothing.
+ */
+export interface PreflightContext {
+  readonly organizationId: string;
+  readonly installationId: string;
+  readonly now: Date;
+  /**
+   * SQL in a READ ONLY transaction as the tenant (row-level security as for `handle`), rolled back when
+   * the preflight returns: a write, `SELECT … FOR UPDATE` or `nextval` is refused by PostgreSQL.
+   */
+  readonly sql: Sql;
+  readonly wallet: WalletReadPort;
+}
+
+/** What a preflight found: the run's violations (none: it would pass) and what it would produce. */
+export interface CapabilityPreflight {
+  readonly violations: readonly CapabilityViolation[];
+  /** What the run would produce (a draft's totals, the slot a booking takes): a small JSON object. */
+  readonly preview?: Readonly<Record<string, unknown>>;
+}
+
+/** The error codes a handler's own rules answer (see {@link CapabilityError}). */
+export type CapabilityErrorCode = 'not_found' | 'conflict' | 'validation_failed' | 'dependency_unavailable';
 
 /** One violation found by a handler's own checks, in the shape of the schema guard's `details[]`. */
 export interface CapabilityViolation {
@@ -104,6 +144,12 @@ export interface CapabilityViolation {
   readonly schema_pointer: string;
   readonly keyword: string;
   readonly message: string;
+  /** The error code invoke answers for it (default `validation_failed`). */
+  readonly code?: CapabilityErrorCode | 'budget_exceeded' | 'rate_limited';
+  /** What to do about it, e.g. `Record at most 378.27 EUR.` */
+  readonly hint?: string;
+  /** When the refusal lifts by itself (a budget window that resets). */
+  readonly retry_after_seconds?: number;
 }
 
 /**
@@ -126,11 +172,49 @@ export function defineCapabilityHandler<Input, Output>(
 export class CapabilityError extends Error {
   override readonly name = 'CapabilityError';
   constructor(
-    readonly code: 'not_found' | 'conflict' | 'validation_failed' | 'dependency_unavailable',
+    readonly code: CapabilityErrorCode,
     message: string,
     readonly violations: readonly CapabilityViolation[] = [],
     readonly retryAfterSeconds?: number,
+    /** What the caller can do about it; the envelope's `hint` (default: the first violation's). */
+    readonly hint?: string,
   ) {
     super(message);
   }
+}
+
+/**
+ * The violations `rules` finds, for a preflight that shares its rules with `handle`: `rules` throws a
+ * {@link CapabilityError} as `handle` would, and its violations come back with the error's code and
+ * hint (an error without violations becomes one at `pointer`). Any other throw is a fault and rethrown.
+ * @example
+ * preflight: async (input, ctx) => ({ violations: await violationsOf(() => paymentRules(input, ctx)) })
+ */
+export async function violationsOf(
+  rules: () => Promise<unknown>,
+  pointer = '/params',
+): Promise<CapabilityViolation[]> {
+  try {
+    await rules();
+    return [];
+  } catch (error) {
+    if (!(error instanceof CapabilityError)) throw error;
+    return violationsOfError(error, pointer);
+  }
+}
+
+/** A CapabilityError as violations (code and hint on each), one at `pointer` when it lists none. */
+export function violationsOfError(error: CapabilityError, pointer = '/params'): CapabilityViolation[] {
+  const extra = {
+    code: error.code,
+    ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
+  };
+  if (error.violations.length === 0) {
+    const hint = error.hint === undefined ? {} : { hint: error.hint };
+    return [{ schema_pointer: pointer, keyword: error.code, message: error.message, ...extra, ...hint }];
+  }
+  return error.violations.map((violation) => {
+    const hint = violation.hint ?? error.hint;
+    return { ...violation, ...extra, ...(hint === undefined ? {} : { hint }) };
+  });
 }

@@ -10,6 +10,7 @@ import {
 } from '@agw/guard';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 import { callHandler } from './handler-context.js';
+import { BUSINESS_RULE_HINT } from './preflight.js';
 import { denialError, refusalError } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -44,13 +45,14 @@ export async function executeCapability(
 ): Promise<Executed> {
   const { contract } = call;
   const executed = await run.execute(
-    ({ principal, egressHosts }) =>
+    ({ principal, egressHosts, reportCost }) =>
       callHandler(runtime, unit, {
         handler: call.handler,
         params: call.params,
         principal,
         egressHosts,
         mutating: contract.mutating,
+        reportCost,
       }),
     { classify: handlerRefusal, returnWrites: options.returnWrites === true, unit },
   );
@@ -89,8 +91,12 @@ function handlerRefusal(thrown: unknown): GatewayError {
   if (thrown instanceof CapabilityError) {
     // A handler's own validation answers like the schema guard: first pointer + every violation.
     const [first] = thrown.violations;
+    // A business rule's refusal is not a schema mismatch: its own hint, else one saying so.
+    const hint =
+      thrown.hint ?? first?.hint ?? (thrown.code === 'validation_failed' ? BUSINESS_RULE_HINT : undefined);
     return new GatewayError(thrown.code, {
       message: thrown.message,
+      ...(hint === undefined ? {} : { hint }),
       ...(first === undefined
         ? {}
         : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),

@@ -1,5 +1,7 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { type DryRunResponse, INTERFACE_VERSION, MAX_VIOLATIONS } from '@agw/contracts';
+import type { Principal } from '@agw/guard';
+import { runPreflight } from '../invoke/preflight.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { validateBody } from '../onboarding/validate.js';
@@ -13,9 +15,13 @@ import { toGuardRequest } from './guard-request.js';
  * and consumes no rate limit), then one audit record of the simulation — the only row it writes.
  * Params that break the input schema are answered 200 with `valid: false` and the violations (JSON
  * Pointers under `/params`); a refused caller (401, 403, 412) gets the error envelope. Params that pass
- * the schema then go through the handler's own `check` (e.g. an upload's content against its declared
- * type), whose violations are answered the same way, so a dry run refuses what invoke would refuse.
- * At most MAX_VIOLATIONS violations are listed, like an error envelope's `details`.
+ * the schema then go through the handler's own checks: its port-free `check` (e.g. an upload's content
+ * against its declared type) and its `preflight`, the business rules run in a read-only transaction
+ * that is always rolled back (src/invoke/preflight.ts: an open balance, a document's state). Their
+ * violations are answered the same way, each with the `code` and `hint` invoke would answer, so a dry
+ * run refuses what invoke would refuse; a preflight's `preview` (a draft's totals per VAT group) is an
+ * effect `{ kind: 'preview', capability_id, preview }`. At most MAX_VIOLATIONS violations are listed,
+ * like an error envelope's `details`.
  */
 export async function dryRun(
   call: MetaToolRequest,
@@ -47,8 +53,10 @@ export async function dryRun(
     }
     return errorAnswer(refusalError(run), auditId);
   }
+  const { facts } = run;
   const handler = handlers?.get(`${contract.id}@${contract.version}`);
-  const violations = (await handler?.check?.(request.params as never)) ?? [];
+  const principal = facts.principal as Principal;
+  const { violations, preview } = await runPreflight(runtime, handler, request.params, principal);
   if (violations.length > 0) {
     const body: DryRunResponse = {
       ...base,
@@ -57,7 +65,6 @@ export async function dryRun(
     };
     return { status: 200, body };
   }
-  const { facts } = run;
   const body: DryRunResponse = {
     ...base,
     valid: true,
@@ -65,9 +72,13 @@ export async function dryRun(
     would_require_approval: facts.approvalRequired === true,
     ...(facts.approvalReason === undefined ? {} : { approval_reason: facts.approvalReason }),
     estimated_cost: { amount_max: Number(contract.cost_credits), currency: 'credits' },
-    effects: contract.mutating
-      ? [{ kind: 'state_change', capability_id: contract.id, idempotency_key_required: true }]
-      : [],
+    effects: [
+      ...(contract.mutating
+        ? [{ kind: 'state_change', capability_id: contract.id, idempotency_key_required: true }]
+        : []),
+      // What the run would produce, as far as its preflight can tell (e.g. a draft's totals).
+      ...(preview === undefined ? [] : [{ kind: 'preview', capability_id: contract.id, preview }]),
+    ],
   };
   return { status: 200, body };
 }

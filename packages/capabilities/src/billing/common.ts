@@ -8,13 +8,14 @@ export function notFound(what: string, id: string): never {
   throw new CapabilityError('not_found', `No ${what} ${id} in this organization.`);
 }
 
-export function conflict(message: string): never {
-  throw new CapabilityError('conflict', message);
+export function conflict(message: string, hint?: string): never {
+  throw new CapabilityError('conflict', message, [], undefined, hint);
 }
 
-export function invalid(pointer: string, message: string): never {
+/** A 400 at `pointer` for a business rule; `hint` says what would pass (e.g. the amount allowed). */
+export function invalid(pointer: string, message: string, hint?: string): never {
   throw new CapabilityError('validation_failed', `${pointer} ${message}`, [
-    { schema_pointer: pointer, keyword: 'billing', message },
+    { schema_pointer: pointer, keyword: 'billing', message, ...(hint === undefined ? {} : { hint }) },
   ]);
 }
 

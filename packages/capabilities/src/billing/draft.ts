@@ -1,6 +1,6 @@
 import type { CapabilityContext } from '../define.js';
 import { runStatement } from '../sql.js';
-import { toNumber } from './money.js';
+import { money, toNumber } from './money.js';
 import type { CounterpartySnapshot, DocumentDiscountRow, IssuerSnapshot } from './records.js';
 import { INSERT_DOCUMENT_COLUMNS, type InsertDocumentColumn, insertDocument, insertLine } from './sql.js';
 import type { ProfileRow } from './sql-settings.js';
@@ -92,18 +92,47 @@ export function draftSummary(draft: DraftDocument, totals: Totals) {
   };
 }
 
+/** The EN 16931 totals of a draft of `lines`: what {@link insertDraft} stores. */
+export function draftTotals(draft: DraftDocument, lines: readonly DraftLine[]): Totals {
+  return computeTotals({
+    currency: draft.currency,
+    tax_treatment: draft.tax_treatment,
+    lines,
+    document_discounts: draft.document_discounts,
+  });
+}
+
+/**
+ * What a draft of `lines` would be, for a dry run: the create_draft answer's totals and tax treatment
+ * plus one entry per VAT group (category and rate: net, tax and gross), from the same totals code
+ * {@link insertDraft} stores.
+ */
+export function draftPreview(draft: DraftDocument, lines: readonly DraftLine[]) {
+  const totals = draftTotals(draft, lines);
+  return {
+    document_type: draft.document_type,
+    status: 'draft',
+    currency: draft.currency,
+    line_count: lines.length,
+    ...draftSummary(draft, totals),
+    tax_groups: totals.groups.map((group) => ({
+      category: group.category,
+      percent: toNumber(group.percent),
+      net: toNumber(group.taxable_amount),
+      tax: toNumber(group.tax_amount),
+      gross: toNumber(money(group.taxable_amount).plus(money(group.tax_amount))),
+      ...(group.exemption_reason === null ? {} : { exemption_reason: group.exemption_reason }),
+    })),
+  };
+}
+
 /** Computes the totals and writes the draft and its lines; returns its id and totals. */
 export async function insertDraft(
   ctx: CapabilityContext,
   draft: DraftDocument,
   lines: readonly DraftLine[],
 ): Promise<{ id: string; totals: Totals }> {
-  const totals = computeTotals({
-    currency: draft.currency,
-    tax_treatment: draft.tax_treatment,
-    lines,
-    document_discounts: draft.document_discounts,
-  });
+  const totals = draftTotals(draft, lines);
   const id = ctx.ids.uuid();
   const discounts: DocumentDiscountRow[] = [...totals.document_discounts];
   const values: Record<InsertDocumentColumn, unknown> = {
