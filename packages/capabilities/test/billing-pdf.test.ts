@@ -80,6 +80,34 @@ describe.skipIf(missing !== undefined)(missing ? `billing PDF (skipped: ${missin
     expect(text).toContain('Page 1 of 1');
   });
 
+  it('prints units by name in the document language, the bank name beside IBAN and BIC', async () => {
+    const doc = frozenDocument({
+      name: 'units',
+      lines: [
+        { name: 'Beratung', quantity: 3, unit: 'HUR', unit_price: 100, tax_percent: 19 },
+        { name: 'Adapter', quantity: 4, unit: 'C62', unit_price: 10, tax_percent: 19 },
+        { name: 'Kabel', quantity: 2, unit: 'm', unit_price: 5, tax_percent: 19 },
+        { name: 'Lizenz', quantity: 1, unit: 'Lizenz', unit_price: 50, tax_percent: 19 },
+        { name: 'Sonder', quantity: 1, unit: 'XZZ', unit_price: 1, tax_percent: 19 },
+      ],
+    });
+    const german = (await pagesOf(await renderDocumentPdf(doc))).join('\n');
+    expect(german).toContain('3 Std.');
+    expect(german).toContain('4 Stk.');
+    expect(german).toMatch(/\b2 ?m\b/); // pdftotext may close the gap of a short right-aligned cell
+    expect(german).toContain('1 Lizenz');
+    expect(german).toContain('1 XZZ');
+    expect(german).not.toMatch(/HUR|C62/);
+    expect(german).toContain('Bank: Commerzbank');
+    expect(german).toContain('IBAN: DE89 3704 0044 0532 0130 00');
+    const english = { ...doc, document: { ...doc.document, issuer: { ...ISSUER, locale: 'en-US' } } };
+    const text = (await pagesOf(await renderDocumentPdf(english))).join('\n');
+    expect(text).toMatch(/\b3 ?h\b/);
+    expect(text).toContain('4 pcs');
+    expect(text).not.toMatch(/HUR|C62/);
+    expect(text).toContain('Bank: Commerzbank');
+  });
+
   it('a long invoice runs over three pages and splits neither a line item nor the totals block', async () => {
     const long = EINVOICE_MATRIX.find(({ doc }) => doc.lines.length >= 60)?.doc;
     if (long === undefined) throw new Error('the matrix has no long invoice');

@@ -1,6 +1,7 @@
 import type { BillingLineRow, StoredBillingDocument } from '../../records.js';
 import type { Locale } from './labels.js';
 import { COLOR, CONTENT_WIDTH, FONT, heightOf, keepTogether, PAGE, type Pdf } from './page.js';
+import { unitName } from './units.js';
 
 const joinNonEmpty = (parts: readonly (string | null | undefined)[], separator: string) =>
   parts.filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(separator);
@@ -165,7 +166,8 @@ export function drawLines(pdf: Pdf, stored: StoredBillingDocument, locale: Local
     const y = pdf.y;
     pdf.font(FONT.regular).fontSize(9).fillColor(COLOR.text);
     cell(pdf, 'position', String(line.position + 1), y);
-    cell(pdf, 'quantity', `${locale.number(line.quantity)}${line.unit ? ` ${line.unit}` : ''}`, y);
+    const unit = unitName(line.unit, locale.language);
+    cell(pdf, 'quantity', `${locale.number(line.quantity)}${unit ? ` ${unit}` : ''}`, y);
     cell(pdf, 'unitPrice', locale.money(line.unit_price, document.currency), y);
     cell(
       pdf,

@@ -38,6 +38,7 @@ const LABELS = {
     payment: 'Zahlung',
     payTo: (due: string | null) =>
       due ? `Bitte überweisen Sie den Betrag bis ${due} auf:` : 'Bitte überweisen Sie den Betrag auf:',
+    bank: 'Bank',
     iban: 'IBAN',
     bic: 'BIC',
     holder: 'Kontoinhaber',
@@ -80,6 +81,7 @@ const LABELS = {
     payment: 'Payment',
     payTo: (due: string | null) =>
       due ? `Please transfer the amount by ${due} to:` : 'Please transfer the amount to:',
+    bank: 'Bank',
     iban: 'IBAN',
     bic: 'BIC',
     holder: 'Account holder',
@@ -97,6 +99,7 @@ export function localeOf(locale: string | null | undefined) {
   const labels: Labels = german ? LABELS.de : LABELS.en;
   return {
     tag,
+    language: german ? ('de' as const) : ('en' as const),
     labels,
     /** `1.234,56 €` / `€1,234.56` in the document's currency, with its minor units. */
     money(value: string, currency: string): string {

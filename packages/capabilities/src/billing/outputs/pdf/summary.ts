@@ -87,6 +87,7 @@ export function drawPaymentAndNotes(pdf: Pdf, stored: StoredBillingDocument, loc
     const lines = [
       labels.payTo(locale.date(document.due_date)),
       `${labels.holder}: ${bank.account_holder}`,
+      bank.bank_name ? `${labels.bank}: ${bank.bank_name}` : null,
       `${labels.iban}: ${bank.iban.replace(/(.{4})/g, '$1 ').trim()}`,
       bank.bic ? `${labels.bic}: ${bank.bic}` : null,
       document.number ? `${labels.reference}: ${document.number}` : null,

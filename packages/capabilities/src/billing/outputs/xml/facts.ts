@@ -61,12 +61,17 @@ const UNIT_CODES: Readonly<Record<string, string>> = {
   ls: 'LS',
 };
 
-/** The line's unit as a Rec 20 code: a known word, a code already (2–3 upper-case letters/digits), else C62. */
-export function unitCode(unit: string | null): string {
-  if (unit === null || unit.trim() === '') return 'C62';
+/** The Rec 20 code of a unit: a code already (2–3 upper-case letters/digits) or a known word; else null. */
+export function knownUnitCode(unit: string | null): string | null {
+  if (unit === null || unit.trim() === '') return null;
   const trimmed = unit.trim();
   if (/^[A-Z0-9]{2,3}$/.test(trimmed)) return trimmed;
-  return UNIT_CODES[trimmed.toLowerCase().replace(/\.$/, '')] ?? 'C62';
+  return UNIT_CODES[trimmed.toLowerCase().replace(/\.$/, '')] ?? null;
+}
+
+/** The line's unit as a Rec 20 code: a known word, a code already, else C62 ("one"). */
+export function unitCode(unit: string | null): string {
+  return knownUnitCode(unit) ?? 'C62';
 }
 
 /** An amount in the document currency's minor units, as the XML writes it (`1234.50`). */
