@@ -16,6 +16,8 @@ export interface HandlerCall {
   /** The hosts the contract declares (already allow-listed by the egress guard). */
   readonly egressHosts: readonly string[];
   readonly mutating: boolean;
+  /** The chain's report of a cost below the estimate (billing charges it instead). */
+  readonly reportCost?: (credits: string) => void;
 }
 
 /**
@@ -95,5 +97,6 @@ function context(
     fetch: runtime.fetchFor(call.egressHosts),
     mail: mail?.port ?? noMail,
     ...(runtime.publicBaseUrl === undefined ? {} : { publicBaseUrl: runtime.publicBaseUrl }),
+    ...(call.reportCost === undefined ? {} : { reportCost: call.reportCost }),
   };
 }

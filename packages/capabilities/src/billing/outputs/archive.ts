@@ -17,18 +17,20 @@ export interface ArchiveEntry {
 /**
  * The archived rendering of an issued document in `format`, rendering and storing it on first use;
  * a draft is rendered every time and never archived (archive null). The first stored rendering wins:
- * a concurrent first call inserts nothing and answers the bytes the other stored.
+ * a concurrent first call inserts nothing and answers the bytes the other stored. `rendered` is false
+ * when the archive already held the bytes (an earlier run paid for them).
  */
 export async function archivedRendering(
   ctx: CapabilityContext,
   stored: StoredBillingDocument,
   format: OutputFormat,
   render: () => Promise<Rendering>,
-): Promise<{ rendering: Rendering; archive: ArchiveEntry | null }> {
+): Promise<{ rendering: Rendering; archive: ArchiveEntry | null; rendered: boolean }> {
   const { document } = stored;
-  if (document.status === 'draft') return { rendering: await render(), archive: null };
+  if (document.status === 'draft') return { rendering: await render(), archive: null, rendered: true };
   const key = [ctx.organizationId, document.id, format];
   let row = (await runStatement<ArchiveRow>(ctx.sql, selectArchived, key)).rows[0];
+  const rendered = row === undefined;
   if (row === undefined) {
     const rendering = await render();
     await runStatement(ctx.sql, insertArchived, [
@@ -44,6 +46,7 @@ export async function archivedRendering(
     row = (await runStatement<ArchiveRow>(ctx.sql, selectArchived, key)).rows[0] as ArchiveRow;
   }
   return {
+    rendered,
     rendering: {
       filename: row.filename,
       mimeType: row.mime_type,
@@ -57,4 +60,12 @@ export async function archivedRendering(
       stored_at: iso(row.stored_at) as string,
     },
   };
+}
+
+/**
+ * An output read is charged once per document and format: a run answered from the archive reports cost
+ * 0, so only the run that rendered (or a draft's, rendered each time) pays the capability's price.
+ */
+export function chargeOnlyRenderings(ctx: CapabilityContext, rendered: boolean): void {
+  if (!rendered) ctx.reportCost?.('0');
 }

@@ -1,6 +1,6 @@
 import { defineCapabilityHandler } from '../../define.js';
 import { billingContract } from '../common.js';
-import { archivedRendering } from './archive.js';
+import { archivedRendering, chargeOnlyRenderings } from './archive.js';
 import { documentToRender } from './issued.js';
 import { renderInPool } from './render-pool.js';
 
@@ -12,9 +12,10 @@ export const billingDocumentPdfHandler = defineCapabilityHandler<{ document_id: 
   contract: billingContract('billing.document.pdf'),
   async handle(input, ctx) {
     const stored = await documentToRender(ctx, input.document_id);
-    const { rendering, archive } = await archivedRendering(ctx, stored, 'pdf', () =>
+    const { rendering, archive, rendered } = await archivedRendering(ctx, stored, 'pdf', () =>
       renderInPool('pdf', stored),
     );
+    chargeOnlyRenderings(ctx, rendered);
     return {
       filename: rendering.filename,
       mime_type: 'application/pdf',

@@ -1,6 +1,6 @@
 import { defineCapabilityHandler } from '../../define.js';
 import { billingContract } from '../common.js';
-import { archivedRendering } from './archive.js';
+import { archivedRendering, chargeOnlyRenderings } from './archive.js';
 import { invoiceToExport } from './issued.js';
 import { renderInPool } from './render-pool.js';
 import { listedWarnings } from './warnings.js';
@@ -13,9 +13,10 @@ export const billingDocumentXrechnungHandler = defineCapabilityHandler<{ documen
   contract: billingContract('billing.document.xrechnung'),
   async handle(input, ctx) {
     const stored = await invoiceToExport(ctx, input.document_id, 'XRechnung');
-    const { rendering, archive } = await archivedRendering(ctx, stored, 'xrechnung', () =>
+    const { rendering, archive, rendered } = await archivedRendering(ctx, stored, 'xrechnung', () =>
       renderInPool('xrechnung', stored),
     );
+    chargeOnlyRenderings(ctx, rendered);
     const { validation, fields } = rendering.details;
     return {
       filename: rendering.filename,
