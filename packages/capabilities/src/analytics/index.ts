@@ -1,6 +1,7 @@
 import type { CapabilityHandler } from '../define.js';
 import type { CapabilityDomain, DomainHost, DomainService } from '../domain.js';
 import { runStatement } from '../sql.js';
+import { eventsOpenApi } from './events-openapi.js';
 import { analyticsEventsReadHandler } from './events-read.js';
 import { ingestion, PREFLIGHT_HEADERS } from './ingestion.js';
 import { analyticsMigrations } from './migrations.js';
@@ -26,23 +27,7 @@ function start(host: DomainHost): DomainService {
         path: '/a/events',
         bodyLimitBytes: EVENTS_BODY_LIMIT_BYTES,
         handle,
-        openapi: {
-          summary:
-            'Send analytics events (one, or a batch of up to 100) with a property’s public ingestion id',
-          tags: ['analytics'],
-          responses: {
-            '202': {
-              description: 'Accepted, written within moments: `{accepted, dropped: {bot, domain}}`',
-            },
-            '400': { description: 'Invalid body (`details[]` names each field)' },
-            '404': { description: 'No active property has this ingestion id' },
-            '429': { description: 'Too many events from this address this minute; retry after Retry-After' },
-            '503': {
-              description:
-                'This property’s share of the events waiting for the database is full; retry after Retry-After',
-            },
-          },
-        },
+        openapi: eventsOpenApi,
       },
       {
         method: 'OPTIONS',

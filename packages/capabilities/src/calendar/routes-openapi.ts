@@ -80,28 +80,30 @@ export function slotsOpenApi(secret: boolean): Record<string, unknown> {
   };
 }
 
+const bookingBody = {
+  type: 'object',
+  required: ['start', 'name', 'email'],
+  properties: {
+    start: { type: 'string', format: 'date-time' },
+    event_type_id: { type: 'string', format: 'uuid' },
+    name: { type: 'string', maxLength: 160 },
+    email: { type: 'string', maxLength: 320 },
+    phone: { type: 'string', maxLength: 40 },
+    note: { type: 'string', maxLength: 2000 },
+    timezone: { type: 'string' },
+  },
+};
+
 export function bookOpenApi(secret: boolean): Record<string, unknown> {
   return {
     summary: 'Book a slot of a booking link',
     parameters: pathParams(secret),
+    // The page's form posts the same fields urlencoded (a browser without JavaScript).
     requestBody: {
       required: true,
       content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['start', 'name', 'email'],
-            properties: {
-              start: { type: 'string', format: 'date-time' },
-              event_type_id: { type: 'string', format: 'uuid' },
-              name: { type: 'string', maxLength: 160 },
-              email: { type: 'string', maxLength: 320 },
-              phone: { type: 'string', maxLength: 40 },
-              note: { type: 'string', maxLength: 2000 },
-              timezone: { type: 'string' },
-            },
-          },
-        },
+        'application/json': { schema: bookingBody },
+        'application/x-www-form-urlencoded': { schema: bookingBody },
       },
     },
     responses: {
