@@ -1,10 +1,18 @@
 import { Type } from '@sinclair/typebox';
+import { CountryCode, E_INVOICE_SCHEME_DESCRIPTION, UnitOfMeasure } from '../schemas/code-lists.js';
 import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent } from '../schemas/numbers.js';
-import { Currency, DateString, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
-import { E_INVOICE_FORMATS } from './billing-delivery.js';
+import { Currency, DateString, Described, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { E_INVOICE_FORMAT_DESCRIPTION, E_INVOICE_FORMATS } from './billing-delivery.js';
 import { ExchangeRate } from './billing-documents.js';
-import { DocumentRecord, DocumentStatus, DocumentType, ItemType, ReminderRecord } from './billing-records.js';
+import {
+  DocumentRecord,
+  DocumentStatus,
+  DocumentType,
+  ItemRecord,
+  ItemType,
+  ReminderRecord,
+} from './billing-records.js';
 import { Input, NullableString, OneOf, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
 
@@ -18,51 +26,108 @@ export const ACCOUNT_TYPES = ['customer', 'vendor', 'both'] as const;
 /** E-invoice endpoint schemes (BT-49-1) create_draft accepts too. */
 export const E_INVOICE_SCHEMES = ['EM', '0204', '0088', '9915'] as const;
 
-/** ISO 3166-1 alpha-2, upper case. */
-const CountryCode = () => Type.String({ pattern: '^[A-Z]{2}$' });
-
 // Every text of an account, an item or a reminder reaches a document or a mail: one-line texts refuse
 // control characters (`display-text`), notes and bodies all but tab and line breaks (`multiline-text`).
-const text = () => Type.Optional(NullableDisplayText(1000));
-const lines = (maxLength = 1000) => Type.Optional(NullableMultilineText(maxLength));
+const text = (description: string, examples?: readonly unknown[]) =>
+  Type.Optional(Described(NullableDisplayText(1000), description, examples));
+const lines = (description: string, maxLength = 1000) =>
+  Type.Optional(Described(NullableMultilineText(maxLength), description));
+
+/** What each account text means (the same words on input and output). */
+const ACCOUNT_TEXT_MEANINGS = {
+  legal_name: ['Registered legal name when it differs from name (EN 16931 BT-45).'],
+  address_line1: ['Street and number.', ['Hauptstraße 1']],
+  address_line2: ['Additional address line (building, floor, c/o).'],
+  postal_code: ['Postal code.', ['10115']],
+  city: ['City.', ['Berlin']],
+  state: ['State, region or province, where the address needs one.'],
+  vat_id: [
+    "VAT identification number with its country prefix (BT-48); a foreign EU buyer's VAT id makes new documents reverse charge.",
+    ['DE123456789'],
+  ],
+  buyer_reference: [
+    "The buyer's reference (BT-10) copied to new documents; for German public buyers the Leitweg-ID.",
+    ['04011000-12345-34'],
+  ],
+  e_invoice_endpoint_id: [
+    'Electronic address e-invoices are routed to (BT-49), in the scheme of e_invoice_endpoint_scheme_id.',
+    ['invoices@buyer.example'],
+  ],
+  notes: ['Internal notes on the account; not printed.'],
+} as const satisfies Record<string, readonly [string, ...unknown[]]>;
+
 const ACCOUNT_TEXTS = {
-  legal_name: text(),
-  address_line1: text(),
-  address_line2: text(),
-  postal_code: text(),
-  city: text(),
-  state: text(),
-  vat_id: text(),
-  buyer_reference: text(),
-  e_invoice_endpoint_id: text(),
-  notes: lines(),
+  legal_name: text(...ACCOUNT_TEXT_MEANINGS.legal_name),
+  address_line1: text(...ACCOUNT_TEXT_MEANINGS.address_line1),
+  address_line2: text(...ACCOUNT_TEXT_MEANINGS.address_line2),
+  postal_code: text(...ACCOUNT_TEXT_MEANINGS.postal_code),
+  city: text(...ACCOUNT_TEXT_MEANINGS.city),
+  state: text(...ACCOUNT_TEXT_MEANINGS.state),
+  vat_id: text(...ACCOUNT_TEXT_MEANINGS.vat_id),
+  buyer_reference: text(...ACCOUNT_TEXT_MEANINGS.buyer_reference),
+  e_invoice_endpoint_id: text(...ACCOUNT_TEXT_MEANINGS.e_invoice_endpoint_id),
+  notes: lines(ACCOUNT_TEXT_MEANINGS.notes[0]),
 };
+
+/** An account text as answered: the string saved, null when none. */
+const savedText = (meaning: readonly [string, ...unknown[]]) =>
+  Described(NullableString(), `${meaning[0]} Null when none.`, meaning[1] as readonly unknown[] | undefined);
+
+const AccountType = () =>
+  Described(
+    OneOf(ACCOUNT_TYPES),
+    'customer (billed with invoices), vendor (bills you; counterparty of self-billing invoices) or both.',
+  );
+const PaymentTermsDays = () =>
+  Type.Integer({
+    minimum: 0,
+    maximum: 365,
+    description:
+      'Days after the document date an invoice to this account is due; sets due_date of new invoices.',
+    examples: [14, 30],
+  });
 
 /** A customer or vendor as saved and searched. */
 const AccountRecord = () =>
   Output({
-    id: Uuid(),
-    account_type: OneOf(ACCOUNT_TYPES),
-    name: Type.String(),
-    legal_name: NullableString(),
-    address_line1: NullableString(),
-    address_line2: NullableString(),
-    postal_code: NullableString(),
-    city: NullableString(),
-    state: NullableString(),
-    country_code: NullableString(),
-    vat_id: NullableString(),
-    email: NullableString(),
-    buyer_reference: NullableString(),
-    e_invoice_endpoint_id: NullableString(),
-    e_invoice_endpoint_scheme_id: NullableString(),
-    e_invoice_format: Nullable(OneOf(E_INVOICE_FORMATS)),
-    default_currency: NullableString(),
-    payment_terms_days: Nullable(Type.Integer()),
-    notes: NullableString(),
-    is_active: Type.Boolean(),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
+    id: Described(
+      Uuid(),
+      'Id of the account; pass it as account_id (or vendor_id) to billing.document.create_draft.',
+    ),
+    account_type: AccountType(),
+    name: Described(Type.String(), 'Display name of the customer or vendor, printed on documents.'),
+    legal_name: savedText(ACCOUNT_TEXT_MEANINGS.legal_name),
+    address_line1: savedText(ACCOUNT_TEXT_MEANINGS.address_line1),
+    address_line2: savedText(ACCOUNT_TEXT_MEANINGS.address_line2),
+    postal_code: savedText(ACCOUNT_TEXT_MEANINGS.postal_code),
+    city: savedText(ACCOUNT_TEXT_MEANINGS.city),
+    state: savedText(ACCOUNT_TEXT_MEANINGS.state),
+    country_code: Described(
+      NullableString(),
+      'ISO 3166-1 alpha-2 country code of the address; null when unknown.',
+      ['DE'],
+    ),
+    vat_id: savedText(ACCOUNT_TEXT_MEANINGS.vat_id),
+    email: Described(NullableString(), 'Where billing.document.send mails documents; null when none.'),
+    buyer_reference: savedText(ACCOUNT_TEXT_MEANINGS.buyer_reference),
+    e_invoice_endpoint_id: savedText(ACCOUNT_TEXT_MEANINGS.e_invoice_endpoint_id),
+    e_invoice_endpoint_scheme_id: Described(NullableString(), E_INVOICE_SCHEME_DESCRIPTION),
+    e_invoice_format: Described(
+      Nullable(OneOf(E_INVOICE_FORMATS)),
+      `What billing.document.send sends by default; null means pdf. ${E_INVOICE_FORMAT_DESCRIPTION}`,
+    ),
+    default_currency: Described(
+      NullableString(),
+      "ISO 4217 currency code new documents for this account use; null: the profile's.",
+    ),
+    payment_terms_days: Described(
+      Nullable(Type.Integer()),
+      'Days to pay after the document date; null: no default due date.',
+    ),
+    notes: savedText(ACCOUNT_TEXT_MEANINGS.notes),
+    is_active: Described(Type.Boolean(), 'False for an account kept for history but no longer offered.'),
+    created_at: Described(Timestamp(), 'When the account was created.'),
+    updated_at: Described(Timestamp(), 'When the account was last saved.'),
   });
 
 /** billing.account.save. */
@@ -78,20 +143,44 @@ export const billingAccountSave = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    name: DisplayText(1, 500),
-    id: Type.Optional(Uuid()),
-    account_type: Type.Optional(OneOf(ACCOUNT_TYPES)),
+    name: Described(DisplayText(1, 500), 'Display name of the customer or vendor, printed on documents.', [
+      'Acme GmbH',
+    ]),
+    id: Type.Optional(Described(Uuid(), 'Left out: a new account. Given: the account to update.')),
+    account_type: Type.Optional(Described(AccountType(), 'customer when left out on create.')),
     ...ACCOUNT_TEXTS,
-    country_code: Type.Optional(Nullable(CountryCode())),
-    email: Type.Optional(Nullable(Email())),
-    e_invoice_endpoint_scheme_id: Type.Optional(Nullable(OneOf(E_INVOICE_SCHEMES))),
-    /** What billing.document.send attaches besides the PDF; null means `pdf` (the PDF alone). */
-    e_invoice_format: Type.Optional(Nullable(OneOf(E_INVOICE_FORMATS))),
-    default_currency: Type.Optional(Nullable(Currency())),
-    payment_terms_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 365 }))),
-    is_active: Type.Optional(Type.Boolean()),
+    country_code: Type.Optional(
+      Described(
+        Nullable(CountryCode()),
+        'Country of the address; with vat_id it decides the tax treatment new documents derive.',
+      ),
+    ),
+    email: Type.Optional(
+      Described(Nullable(Email()), 'Where billing.document.send mails documents by default.'),
+    ),
+    e_invoice_endpoint_scheme_id: Type.Optional(
+      Described(Nullable(OneOf(E_INVOICE_SCHEMES)), E_INVOICE_SCHEME_DESCRIPTION, ['0204', 'EM']),
+    ),
+    e_invoice_format: Type.Optional(
+      Described(
+        Nullable(OneOf(E_INVOICE_FORMATS)),
+        `What billing.document.send sends by default; null means pdf. ${E_INVOICE_FORMAT_DESCRIPTION}`,
+      ),
+    ),
+    default_currency: Type.Optional(
+      Described(Nullable(Currency()), "Currency of new documents for this account; null: the profile's."),
+    ),
+    payment_terms_days: Type.Optional(
+      Described(Nullable(PaymentTermsDays()), 'Null: invoices to this account get no default due date.'),
+    ),
+    is_active: Type.Optional(
+      Described(Type.Boolean(), 'False retires the account from searches with active_only.'),
+    ),
   }),
-  output_schema: Output({ account: AccountRecord(), created: Type.Boolean() }),
+  output_schema: Output({
+    account: Described(AccountRecord(), 'The account as saved.'),
+    created: Described(Type.Boolean(), 'True when a new account was created, false when one was updated.'),
+  }),
 });
 
 /** billing.account.search. */
@@ -106,9 +195,17 @@ export const billingAccountSearch = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    query: Type.Optional(Type.String({ maxLength: 200 })),
-    account_type: Type.Optional(OneOf(ACCOUNT_TYPES)),
-    active_only: Type.Optional(Type.Boolean()),
+    query: Type.Optional(
+      Described(
+        Type.String({ maxLength: 200 }),
+        'Text found anywhere in name, legal name, email or VAT id (case-insensitive).',
+        ['acme'],
+      ),
+    ),
+    account_type: Type.Optional(
+      Described(AccountType(), 'Only accounts of this type (both matches customer and vendor searches).'),
+    ),
+    active_only: Type.Optional(Described(Type.Boolean(), 'Leave out inactive accounts.')),
     ...PagingQuery(),
   }),
   output_schema: Page(AccountRecord()),
@@ -126,34 +223,31 @@ export const billingItemSave = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    name: DisplayText(1, 500),
+    name: Described(DisplayText(1, 500), 'Name printed on document lines.', ['Consulting hour']),
     item_type: ItemType(),
-    unit_price: MoneyAmount(),
-    id: Type.Optional(Uuid()),
-    sku: text(),
-    description: lines(),
-    unit: text(),
-    currency: Type.Optional(Currency()),
-    tax_name: text(),
-    tax_percent: Type.Optional(Nullable(Percent())),
-    is_active: Type.Optional(Type.Boolean()),
+    unit_price: Described(MoneyAmount(), 'Net price of one unit in `currency`, before VAT.', [120]),
+    id: Type.Optional(Described(Uuid(), 'Left out: a new item. Given: the item to update.')),
+    sku: text("Seller's article number (BT-155)."),
+    description: lines('Longer text about the item.'),
+    unit: Type.Optional(UnitOfMeasure(NullableDisplayText(1000))),
+    currency: Type.Optional(
+      Described(Currency(), "Currency of unit_price; the default profile's, else EUR, when left out."),
+    ),
+    tax_name: text('Label of the VAT rate printed on lines.', ['USt. 19 %']),
+    tax_percent: Type.Optional(
+      Described(
+        Nullable(Percent()),
+        'VAT rate in percent lines of this item get (19 means 19 %); null: 0.',
+        [19, 7],
+      ),
+    ),
+    is_active: Type.Optional(
+      Described(Type.Boolean(), 'False retires the item from searches with active_only.'),
+    ),
   }),
   output_schema: Output({
-    item: Output({
-      id: Uuid(),
-      name: Type.String(),
-      sku: NullableString(),
-      item_type: ItemType(),
-      description: NullableString(),
-      unit: NullableString(),
-      unit_price: Type.Number(),
-      currency: Currency(),
-      tax_name: NullableString(),
-      tax_percent: Nullable(Type.Number()),
-      is_active: Type.Boolean(),
-      updated_at: Timestamp(),
-    }),
-    created: Type.Boolean(),
+    item: Described(ItemRecord(), 'The item as saved.'),
+    created: Described(Type.Boolean(), 'True when a new item was created, false when one was updated.'),
   }),
 });
 
@@ -170,15 +264,21 @@ export const billingDocumentFinalize = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    document_id: Uuid(),
+    document_id: Described(Uuid(), 'The draft to issue.'),
     // Beyond the spec: the rate for the VAT total in EUR (BT-111) of a foreign-currency document with
     // VAT, given or replaced here and frozen with the document (else the draft's rate applies).
-    exchange_rate: Type.Optional(ExchangeRate()),
+    exchange_rate: Type.Optional(
+      Described(ExchangeRate(), "Given here, it replaces the draft's rate and is frozen with the document."),
+    ),
   }),
   output_schema: Output({
-    document: DocumentRecord(),
-    number: Type.String(),
-    issued_at: Timestamp(),
+    document: Described(DocumentRecord(), 'The issued document (status open).'),
+    number: Described(
+      Type.String(),
+      "The gap-free number assigned from the profile's number pattern for this type and year.",
+      ['RE-2025-00042'],
+    ),
+    issued_at: Described(Timestamp(), 'When the document was issued.'),
   }),
 });
 
@@ -195,14 +295,17 @@ export const billingDocumentVoid = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    document_id: Uuid(),
-    reason: lines(),
+    document_id: Described(Uuid(), 'The draft, or the issued document without payments, to void.'),
+    reason: lines('Why it is voided (free text for the record).'),
   }),
   output_schema: Output({
-    document_id: Uuid(),
-    previous_status: DocumentStatus(),
-    status: Type.Literal('void'),
-    number: NullableString(),
+    document_id: Described(Uuid(), 'The voided document.'),
+    previous_status: Described(DocumentStatus(), 'Its status before voiding.'),
+    status: Described(Type.Literal('void'), 'Always void.'),
+    number: Described(
+      NullableString(),
+      'Its number, kept so the sequence stays gap-free; null for a voided draft.',
+    ),
     document_type: DocumentType(),
   }),
 });
@@ -220,14 +323,20 @@ export const billingReminderCreate = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    invoice_id: Uuid(),
-    reminder_date: Type.Optional(DateString()),
-    fee_amount: Type.Optional(MoneyAmount()),
-    interest_amount: Type.Optional(MoneyAmount()),
-    subject: text(),
-    body: lines(10000),
+    invoice_id: Described(Uuid(), 'The issued invoice to remind; it must be open and past its due date.'),
+    reminder_date: Type.Optional(Described(DateString(), 'Date of the reminder; today (UTC) when left out.')),
+    fee_amount: Type.Optional(
+      Described(MoneyAmount(), 'Dunning fee in the invoice currency; 0 when left out.', [5]),
+    ),
+    interest_amount: Type.Optional(
+      Described(MoneyAmount(), 'Late-payment interest in the invoice currency; 0 when left out.'),
+    ),
+    subject: text('Subject line; a standard one for the level when left out.'),
+    body: lines('Reminder text; a standard text for the level when left out.', 10000),
   }),
-  output_schema: Output({ reminder: ReminderRecord() }),
+  output_schema: Output({
+    reminder: Described(ReminderRecord(), 'The reminder created, at the next level.'),
+  }),
 });
 
 /** The billing capabilities beyond the spec. */

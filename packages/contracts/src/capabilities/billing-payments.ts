@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { MoneyAmount } from '../schemas/numbers.js';
-import { Closed, Currency, DateString, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Closed, DateString, Described, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import {
   DocumentPaymentStatus,
   DocumentStatus,
+  ItemRecord,
   ItemType,
   PaymentRecord,
   PaymentStatus,
@@ -12,7 +13,7 @@ import {
   ReminderRecord,
   ReminderStatus,
 } from './billing-records.js';
-import { Input, NullableString, Output, Page, PagingQuery } from './common.js';
+import { Input, Output, Page, PagingQuery } from './common.js';
 import { defineCapability } from './types.js';
 
 /** billing.item.search. */
@@ -27,27 +28,16 @@ export const billingItemSearch = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    query: Type.Optional(Type.String({ maxLength: 200 })),
-    item_type: Type.Optional(ItemType()),
-    active_only: Type.Optional(Type.Boolean()),
+    query: Type.Optional(
+      Described(Type.String({ maxLength: 200 }), 'Text matched against name, SKU and description.', [
+        'consulting',
+      ]),
+    ),
+    item_type: Type.Optional(Described(ItemType(), 'Only items of this type.')),
+    active_only: Type.Optional(Described(Type.Boolean(), 'Leave out inactive items.')),
     ...PagingQuery(),
   }),
-  output_schema: Page(
-    Output({
-      id: Uuid(),
-      name: Type.String(),
-      sku: NullableString(),
-      item_type: ItemType(),
-      description: NullableString(),
-      unit: NullableString(),
-      unit_price: Type.Number(),
-      currency: Currency(),
-      tax_name: NullableString(),
-      tax_percent: Nullable(Type.Number()),
-      is_active: Type.Boolean(),
-      updated_at: Timestamp(),
-    }),
-  ),
+  output_schema: Page(ItemRecord()),
 });
 
 /** billing.payment.list. */
@@ -62,8 +52,8 @@ export const billingPaymentList = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    document_id: Type.Optional(Uuid()),
-    status: Type.Optional(PaymentStatus()),
+    document_id: Type.Optional(Described(Uuid(), 'Only payments of this document.')),
+    status: Type.Optional(Described(PaymentStatus(), 'Only payments in this status.')),
     ...PagingQuery(),
   }),
   output_schema: Page(PaymentRecord()),
@@ -81,27 +71,40 @@ export const billingPaymentRecord = defineCapability({
   mutating: true,
   dry_run: 'required',
   input_schema: Input({
-    document_id: Uuid(),
-    amount: MoneyAmount({ positive: true }),
-    payment_date: Type.Optional(DateString()),
-    payment_method: Type.Optional(DisplayText(0, 100)),
-    reference: Type.Optional(NullableDisplayText(1000)),
-    notes: Type.Optional(NullableMultilineText(1000)),
+    document_id: Described(Uuid(), 'The issued invoice (or self-billing invoice) the money was paid for.'),
+    amount: Described(
+      MoneyAmount({ positive: true }),
+      "Amount received in the document's currency; at most the open balance.",
+      [378.27],
+    ),
+    payment_date: Type.Optional(
+      Described(DateString(), 'Day the money was received; today (UTC) when left out.'),
+    ),
+    payment_method: Type.Optional(
+      Described(DisplayText(0, 100), 'How it was paid, free text (not a code).', ['bank_transfer', 'cash']),
+    ),
+    reference: Type.Optional(
+      Described(NullableDisplayText(1000), 'Bank or remittance reference of the payment.', ['RE-2025-00042']),
+    ),
+    notes: Type.Optional(Described(NullableMultilineText(1000), 'Internal note on the payment.')),
   }),
   output_schema: Output({
-    payment: PaymentRecord(),
+    payment: Described(PaymentRecord(), 'The payment recorded.'),
     document: Type.Object(
       {
-        id: Uuid(),
-        status: DocumentStatus(),
-        payment_status: Nullable(DocumentPaymentStatus()),
-        balance: Type.Number(),
-        paid_at: Nullable(Timestamp()),
+        id: Described(Uuid(), 'The document paid.'),
+        status: Described(DocumentStatus(), 'Its status after the payment (partially_paid or paid).'),
+        payment_status: Described(Nullable(DocumentPaymentStatus()), 'Its payment status after the payment.'),
+        balance: Described(Type.Number(), 'Amount still open after the payment, in the document currency.'),
+        paid_at: Described(Nullable(Timestamp()), 'When it became fully paid; null while a balance remains.'),
       },
-      Closed,
+      { ...Closed, description: 'The document as the payment left it.' },
     ),
-    paid_total: Type.Number(),
-    next_balance: Type.Number(),
+    paid_total: Described(Type.Number(), 'All payments on the document so far, this one included.'),
+    next_balance: Described(
+      Type.Number(),
+      'Amount still open after this payment (same as document.balance).',
+    ),
   }),
 });
 
@@ -117,10 +120,10 @@ export const billingReminderList = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    invoice_id: Type.Optional(Uuid()),
-    account_id: Type.Optional(Uuid()),
-    status: Type.Optional(ReminderStatus()),
-    reminder_level: Type.Optional(ReminderLevel()),
+    invoice_id: Type.Optional(Described(Uuid(), 'Only reminders of this invoice.')),
+    account_id: Type.Optional(Described(Uuid(), 'Only reminders to this customer account.')),
+    status: Type.Optional(Described(ReminderStatus(), 'Only reminders in this status.')),
+    reminder_level: Type.Optional(Described(ReminderLevel(), 'Only reminders at this level.')),
     ...PagingQuery(),
   }),
   output_schema: Page(ReminderRecord()),

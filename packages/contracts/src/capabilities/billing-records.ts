@@ -227,6 +227,23 @@ export const LineRecord = () =>
     ),
   });
 
+/** A catalog item as saved and searched. */
+export const ItemRecord = () =>
+  Output({
+    id: Described(Uuid(), 'Id of the item; pass it as item_id on a create_draft line.'),
+    name: Described(Type.String(), 'Name printed on document lines.'),
+    sku: Described(NullableString(), "Seller's article number; null when none."),
+    item_type: ItemType(),
+    description: Described(NullableString(), 'Longer text about the item; null when none.'),
+    unit: UnitOfMeasure(NullableString()),
+    unit_price: Described(Type.Number(), 'Net price of one unit in `currency`, before VAT.'),
+    currency: Described(Currency(), 'Currency of unit_price.'),
+    tax_name: Described(NullableString(), 'Label of the VAT rate printed on lines; null when none.'),
+    tax_percent: Described(Nullable(Type.Number()), 'VAT rate in percent (19 means 19 %); null: 0.'),
+    is_active: Described(Type.Boolean(), 'False for an item kept for history but no longer offered.'),
+    updated_at: Described(Timestamp(), 'When the item was last saved.'),
+  });
+
 /** A payment recorded against a document. */
 export const PaymentRecord = () =>
   Output({
