@@ -184,8 +184,15 @@ export function buildChain<P>(
   return {
     names: ordered.map((guard) => guard.name),
     async admit(request, admitOptions = {}) {
+      const { beforeChallenge } = admitOptions;
       const context = withUnit(
-        { request, facts: admitOptions.facts ?? {}, mode: 'invoke', trace: [] },
+        {
+          request,
+          facts: admitOptions.facts ?? {},
+          mode: 'invoke',
+          trace: [],
+          ...(beforeChallenge === undefined ? {} : { beforeChallenge }),
+        },
         admitOptions.unit,
       );
       const run = await check(context, 0, policyIndex, []);

@@ -135,7 +135,20 @@ export interface GuardContext {
   readonly trace: readonly TraceEntry[];
   /** The caller's unit of work for this run, to hand to every port call (see src/ports.ts). */
   readonly unit?: unknown;
+  /** The admit option {@link BeforeChallenge}: `policy` asks it before it creates an approval. */
+  readonly beforeChallenge?: BeforeChallenge;
 }
+
+/**
+ * Asked by `policy` right before it creates an approval challenge (not when an approval token is
+ * redeemed, nor in dry_run): a denial answers the run instead, and no approval is created. The gateway
+ * runs the capability's own preflight here, so no operator is asked to approve a call that would fail.
+ * A throw is a fault of `policy` (the chain fails closed).
+ */
+export type BeforeChallenge = (
+  facts: GuardFacts,
+  request: GuardRequest,
+) => DenyDecision | undefined | Promise<DenyDecision | undefined>;
 
 /** The approval object a `pending_approval` challenge carries back to the caller. */
 export interface ApprovalChallenge {

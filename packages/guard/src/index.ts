@@ -5,6 +5,7 @@ export { createEgressFetch, type EgressFetch, type EgressFetchOptions } from './
 export { type FaultCode, GuardConfigError, GuardDenied, GuardFault } from './errors.js';
 export {
   type ApprovalChallenge,
+  type BeforeChallenge,
   type ChallengeDecision,
   type DenyDecision,
   defineGuard,

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@agw/contracts';
 import type { FaultCode } from './errors.js';
 import type {
+  BeforeChallenge,
   ChallengeDecision,
   DenyDecision,
   GuardFacts,
@@ -17,6 +18,8 @@ export interface AdmitOptions {
   readonly facts?: GuardFacts;
   /** The caller's unit of work: handed to every port call of guards 1–6 and of a refusal's settle. */
   readonly unit?: unknown;
+  /** Asked by `policy` before it creates an approval challenge (see {@link BeforeChallenge}); admit only. */
+  readonly beforeChallenge?: BeforeChallenge;
 }
 
 /** Options of {@link AdmittedRun.defer} and {@link ExecutableRun.fail}. */

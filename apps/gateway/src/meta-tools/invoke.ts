@@ -1,12 +1,14 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { CapabilityError } from '@agw/capabilities';
 import { INTERFACE_VERSION, type InvokeResponse } from '@agw/contracts';
+import type { BeforeChallenge, Principal } from '@agw/guard';
 import { GatewayError } from '../http/gateway-error.js';
 import { hashIdempotencyKey } from '../idempotency/key-hash.js';
 import { type MutationOutcome, ReleasedRefusal, StoredRefusal } from '../idempotency/run.js';
 import { answerIdempotentOnSql, type WrittenOutcome } from '../idempotency/run-sql.js';
 import { type Executed, executeCapability } from '../invoke/execute.js';
 import { runPaidRead } from '../invoke/paid-read.js';
+import { preflightDenial, runPreflight } from '../invoke/preflight.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { UnitOfWork } from '../invoke/unit-of-work.js';
@@ -67,12 +69,15 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     request.idempotency_key === undefined
       ? undefined
       : hashIdempotencyKey(deps.access.box, request.idempotency_key);
-  // Guards 1–6 on the pool: a refusal or challenge comes back settled (audited and committed).
+  // Guards 1–6 on the pool: a refusal or challenge comes back settled (audited and committed). Before
+  // policy asks an operator to approve, the handler's own checks run (src/invoke/preflight.ts): a run
+  // they refuse is answered with the handler's error now, and no approval is created.
   const admission = await chain.admit(
     toGuardRequest(call, contract, request.params, {
       idempotencyKey: keyHash,
       approvalToken: request.approval_token,
     }),
+    { beforeChallenge: preflightBeforeChallenge(deps.runtime, handler) },
   );
   // On every answer of an admitted or refused run (a thrown error's answer drops them, as before).
   const headers = rateLimitHeaders(admission);
@@ -196,6 +201,19 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
 function readsOnly(contract: CatalogContract, params: unknown): boolean {
   const operation = (params as { operation?: unknown } | null)?.operation;
   return typeof operation === 'string' && (contract.read_operations?.includes(operation) ?? false);
+}
+
+/** The policy guard's `beforeChallenge` of `handler`: its preflight's violations as the run's denial. */
+function preflightBeforeChallenge(
+  runtime: InvokeRuntime,
+  handler: CapabilityHandler<never>,
+): BeforeChallenge | undefined {
+  if (handler.check === undefined && handler.preflight === undefined) return undefined;
+  return async (facts, guarded) => {
+    const principal = facts.principal as Principal;
+    const { violations } = await runPreflight(runtime, handler, guarded.params, principal);
+    return preflightDenial(violations);
+  };
 }
 
 /** A capability that costs nothing: billing reads no wallet for it. */

@@ -50,8 +50,9 @@ export interface PolicyGuardOptions {
  * a capability of risk `high`/`critical`, marked `approval: 'always'`, or named by `requireApproval`
  * is answered with a `pending_approval` challenge whose token is bound to the capability id, version
  * and params hash. An invoke carrying an approved token for exactly those params passes and consumes
- * it; a denied, expired, used or mismatched token is 403 `approval_invalid`. In dry_run it only
- * reports `approvalRequired`/`approvalReason` in the facts.
+ * it; a denied, expired, used or mismatched token is 403 `approval_invalid`. Before it creates a
+ * challenge it asks the run's `beforeChallenge` (an admit option), whose denial answers instead. In
+ * dry_run it only reports `approvalRequired`/`approvalReason` in the facts.
  */
 export function policyGuard(options: PolicyGuardOptions): Guard {
   if (typeof options?.clock?.now !== 'function') throw new GuardConfigError('policyGuard needs a clock.');
@@ -129,6 +130,9 @@ export function policyGuard(options: PolicyGuardOptions): Guard {
           unit: context.unit,
         });
       }
+      // Before anyone is asked: a run its own rules refuse is answered now, with no approval created.
+      const refused = await context.beforeChallenge?.(facts, request);
+      if (refused !== undefined) return refused;
       return createApprovalChallenge({
         approvals,
         principal,
