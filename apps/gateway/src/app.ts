@@ -18,6 +18,7 @@ import type { JobWorker } from './jobs/worker.js';
 import { accessStateSettled } from './keys/state-cache.js';
 import type { Logger } from './logger.js';
 import { registerMcpRoutes } from './mcp/routes.js';
+import { mcpStreamProbe } from './mcp/stream-probe.js';
 import type { CatalogContract } from './meta-tools/catalog.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { registerAccessRoutes } from './routes/access.js';
@@ -130,6 +131,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   app.use(requestLog(redactPath));
   app.use(setSecurityHeaders());
   app.use(errorHandler(database.knex, redactPath));
+  app.use(mcpStreamProbe());
   app.use(notFound());
   // Holds a response that changed a key or installation until every instance dropped its cache.
   app.use(accessStateSettled());

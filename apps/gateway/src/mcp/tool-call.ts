@@ -15,7 +15,7 @@ import type { MetaTool, MetaToolAnswer } from '../meta-tools/answer.js';
 export interface McpHttpFacts {
   readonly headers: IncomingHttpHeaders;
   readonly ip: string;
-  readonly state: Pick<GatewayState, 'requestId' | 'log'>;
+  readonly state: Pick<GatewayState, 'requestId' | 'log' | 'actor'>;
   /**
    * The request body as read (the JSON-RPC text): the NUL check scans it first, as the HTTP body
    * parser scans its text. Without it the arguments are serialized for that scan.

@@ -88,8 +88,11 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
     clock: runtime.clock,
     acceptKinds: ['installation'],
   });
-  const requiredKey: KeyCheck = async (authorization) => {
-    await checkKey(installationKey, authorization);
+  // A failure after the check (an unknown capability, no idempotency key, a malformed body) is audited
+  // as the key's installation (src/http/error-handler.ts).
+  const requiredKey: KeyCheck = async (authorization, ctx) => {
+    const principal = await checkKey(installationKey, authorization);
+    ctx.state.actor = `installation:${principal.installation_id}`;
     return true;
   };
   const optionalKey: KeyCheck = async (authorization, ctx) =>

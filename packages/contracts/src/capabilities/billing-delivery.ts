@@ -20,7 +20,7 @@ export const E_INVOICE_FORMAT_DESCRIPTION =
 /** One file of a sent mail, as it left the gateway. */
 const SentAttachment = () =>
   Output({
-    filename: Described(Type.String(), 'File name of the attachment.', ['RE-2025-00042.pdf']),
+    filename: Described(Type.String(), 'File name of the attachment.', ['INV-2025-00042.pdf']),
     mime_type: Described(Type.String(), 'Media type of the attachment.', [
       'application/pdf',
       'application/xml',
@@ -78,7 +78,10 @@ export const billingDocumentSend = defineCapability({
     ),
   }),
   output_schema: Output({
-    document: Described(DocumentRecord(), 'The document after sending: an open one becomes sent; sent_at is set.'),
+    document: Described(
+      DocumentRecord(),
+      'The document after sending: an open one becomes sent; sent_at is set.',
+    ),
     delivery: Described(DeliveryRecord(), 'The mail as it left: recipient, subject and attachments.'),
   }),
 });

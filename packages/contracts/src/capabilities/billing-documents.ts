@@ -428,7 +428,7 @@ function documentQueryCapability<const Id extends string>(id: Id, summary: strin
         Described(
           Type.String({ maxLength: 200 }),
           'Words matched by prefix against number, title and counterparty name.',
-          ['RE-2025', 'Acme'],
+          ['INV-2025', 'Acme'],
         ),
       ),
       status: Type.Optional(Described(DocumentStatus(), 'Only documents in this status.')),

@@ -29,7 +29,7 @@ function RenderedFile<const M extends string, const K extends string>(mimeType: 
     filename: Described(
       Text(1, 255),
       'Suggested file name: the document number (draft-<id> for a draft), with a -facturx suffix for Factur-X.',
-      ['RE-2025-00042.pdf'],
+      ['INV-2025-00042.pdf'],
     ),
     mime_type: Described(Type.Literal(mimeType), 'Media type of the file.'),
     size_bytes: Described(Type.Integer({ minimum: 1 }), 'Size of the decoded file in bytes.'),

@@ -276,7 +276,7 @@ export const billingDocumentFinalize = defineCapability({
     number: Described(
       Type.String(),
       "The gap-free number assigned from the profile's number pattern for this type and year.",
-      ['RE-2025-00042'],
+      ['INV-2025-00042'],
     ),
     issued_at: Described(Timestamp(), 'When the document was issued.'),
   }),

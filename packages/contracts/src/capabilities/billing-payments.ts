@@ -84,7 +84,9 @@ export const billingPaymentRecord = defineCapability({
       Described(DisplayText(0, 100), 'How it was paid, free text (not a code).', ['bank_transfer', 'cash']),
     ),
     reference: Type.Optional(
-      Described(NullableDisplayText(1000), 'Bank or remittance reference of the payment.', ['RE-2025-00042']),
+      Described(NullableDisplayText(1000), 'Bank or remittance reference of the payment.', [
+        'INV-2025-00042',
+      ]),
     ),
     notes: Type.Optional(Described(NullableMultilineText(1000), 'Internal note on the payment.')),
   }),

@@ -125,7 +125,7 @@ export const DocumentRecord = () =>
     number: Described(
       NullableString(),
       "Document number assigned by billing.document.finalize from the profile's number pattern; null while a draft.",
-      ['RE-2025-00042'],
+      ['INV-2025-00042'],
     ),
     title: Described(NullableString(), 'Title printed above the lines; null when none was given.'),
     counterparty_name: Described(
