@@ -30,6 +30,23 @@ function bankSnapshot(row: BankAccountRow | undefined): BankAccountSnapshot | nu
   };
 }
 
+/** The invoices §14 Abs. 4 Nr. 6 UStG asks a date of supply (Leistungsdatum) of. */
+const INVOICE_TYPES = ['invoice', 'credit_note', 'self_billing_invoice'];
+
+/**
+ * The service date an issued document gets when it has none: the document date for an invoice of a
+ * German issuer (§14 Abs. 4 Nr. 6 UStG requires one; "Leistungsdatum entspricht Rechnungsdatum" is
+ * what German practice writes when no other is given), else none (docs/decisions.md, billing).
+ */
+function serviceDateOf(
+  document: BillingDocumentRow,
+  issuer: { issuer_country?: string | null },
+): string | null {
+  if (document.service_date !== null) return null;
+  if (!INVOICE_TYPES.includes(document.document_type)) return null;
+  return issuer.issuer_country === 'DE' ? document.document_date : null;
+}
+
 /**
  * A finalized credit note that corrects an invoice settles against it: the invoice's balance goes down
  * by the credit note's total (refused when that exceeds the balance: paid money is refunded outside),
@@ -83,6 +100,7 @@ async function settleCredit(
  * and year, taken with an upsert that locks the row until this transaction ends: concurrent finalizes
  * queue on it and a rolled-back one returns its number, so numbers are unique and gap-free. The issuer
  * and bank account are copied from the profile now and, with lines and totals, never change again.
+ * An invoice of a German issuer without a service date takes its document date as the Leistungsdatum.
  */
 export const billingDocumentFinalizeHandler = defineCapabilityHandler<
   { document_id: string; exchange_rate?: number },
@@ -127,6 +145,7 @@ export const billingDocumentFinalizeHandler = defineCapabilityHandler<
       year,
     ]);
     const sequence = (rows[0] as { last_value: string }).last_value;
+    const issuer = profile === undefined ? document.issuer : issuerSnapshot(profile);
     const number = formatNumber(pattern, document.document_date, sequence);
 
     const payable = PAYABLE_TYPES.includes(document.document_type);
@@ -142,13 +161,14 @@ export const billingDocumentFinalizeHandler = defineCapabilityHandler<
         sequence,
         status,
         paymentStatus,
-        JSON.stringify(profile === undefined ? document.issuer : issuerSnapshot(profile)),
+        JSON.stringify(issuer),
         JSON.stringify(bankSnapshot(bank)),
         balance,
         ctx.now,
         accounting.currency,
         accounting.rate,
         accounting.taxTotal,
+        serviceDateOf(document, issuer),
       ])
     ).rows[0] as BillingDocumentRow;
     if (settlesInvoice) await settleCredit(ctx.sql, org, issued, ctx.now);

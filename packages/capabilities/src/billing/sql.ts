@@ -150,7 +150,8 @@ export const issueDocument: SqlStatement = {
   name: 'billing.document.issue',
   text: `update billing_documents set number = $3, number_sequence = $4, status = $5, payment_status = $6,
   issuer = $7::jsonb, bank_account = $8::jsonb, balance = $9, issued_at = $10, updated_at = $10,
-  vat_accounting_currency = $11, exchange_rate = $12, tax_total_accounting = $13
+  vat_accounting_currency = $11, exchange_rate = $12, tax_total_accounting = $13,
+  service_date = coalesce(service_date, $14::date)
 where organization_id = $1 and id = $2 and status = 'draft'
 returning ${DOCUMENT_COLUMNS}`,
 };
