@@ -7,6 +7,7 @@ import {
 } from '../schemas/display-text.js';
 import {
   CALENDAR_SLUG_PATTERN,
+  Described,
   FreeObject,
   Nullable,
   NullableText,
@@ -18,6 +19,17 @@ import { defineCapability } from './types.js';
 
 /** `HH:MM` or `HH:MM:SS`, 24-hour clock. */
 export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$';
+
+/** How many records a *.manage answer carries (list: the records listed). */
+export const OperationCount = () => Described(Count(), 'How many records the answer lists.');
+
+/** An IANA time zone name (the tz database). */
+const TimeZone = (meaning: string) =>
+  Described(Text(1, 80), `${meaning} An IANA time zone name (tz database).`, ['Europe/Berlin', 'UTC']);
+
+/** A calendar id that may be left out for the organization's default calendar. */
+const CalendarChoice = (meaning: string) =>
+  Described(Nullable(Uuid()), `${meaning} The organization's default calendar when null or left out.`);
 
 /** Calendar slugs: lowercase letters, digits, `-`, starting with a letter or digit, max 96 characters. */
 export const CalendarSlug = () =>
@@ -49,25 +61,49 @@ export const calendarAvailabilityManage = defineCapability({
   read_operations: ['get'],
   dry_run: 'supported',
   input_schema: Input({
-    operation: OneOf(AVAILABILITY_OPERATIONS),
-    calendar_id: Type.Optional(Nullable(Uuid())),
+    operation: Described(
+      OneOf(AVAILABILITY_OPERATIONS),
+      'get (reads the rules) or replace (sets the whole week: rules not given are removed).',
+    ),
+    calendar_id: Type.Optional(CalendarChoice('The calendar whose rules are read or replaced.')),
     rules: Type.Optional(
       Type.Array(
         Input({
-          day_of_week: Type.Integer({ minimum: 0, maximum: 6 }),
-          start_time: Type.String({ pattern: TIME_OF_DAY_PATTERN }),
-          end_time: Type.String({ pattern: TIME_OF_DAY_PATTERN }),
-          timezone: Type.Optional(Text(1, 80)),
+          day_of_week: Described(
+            Type.Integer({ minimum: 0, maximum: 6 }),
+            'Day of the week: 0 = Sunday … 6 = Saturday.',
+            [1],
+          ),
+          start_time: Described(
+            Type.String({ pattern: TIME_OF_DAY_PATTERN }),
+            "Start of the window, wall-clock HH:MM or HH:MM:SS (24-hour) in the rule's time zone.",
+            ['09:00'],
+          ),
+          end_time: Described(
+            Type.String({ pattern: TIME_OF_DAY_PATTERN }),
+            'End of the window, after start_time, same format and zone.',
+            ['17:00'],
+          ),
+          timezone: Type.Optional(
+            TimeZone("Zone of the window's times; the calendar's timezone when left out."),
+          ),
         }),
-        { maxItems: AVAILABILITY_RULES_MAX },
+        {
+          maxItems: AVAILABILITY_RULES_MAX,
+          description:
+            'For replace: the weekly windows in which slots may be booked; an empty list closes the calendar.',
+        },
       ),
     ),
   }),
   output_schema: Output({
-    operation: OneOf(AVAILABILITY_OPERATIONS),
-    rules: Type.Array(FreeObject(), { maxItems: AVAILABILITY_RULES_MAX }),
-    count: Count(),
-    calendar_id: Type.Optional(Nullable(Uuid())),
+    operation: Described(OneOf(AVAILABILITY_OPERATIONS), 'The operation performed.'),
+    rules: Type.Array(FreeObject(), {
+      maxItems: AVAILABILITY_RULES_MAX,
+      description: "The calendar's weekly rules now: day_of_week, start_time, end_time, timezone each.",
+    }),
+    count: OperationCount(),
+    calendar_id: Type.Optional(Described(Nullable(Uuid()), 'The calendar the rules belong to.')),
   }),
 });
 
@@ -84,24 +120,43 @@ export const calendarBookingManage = defineCapability({
   read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
-    operation: OneOf(BOOKING_OPERATIONS),
-    booking_id: Type.Optional(Uuid()),
-    calendar_id: Type.Optional(Nullable(Uuid())),
-    from: Type.Optional(Timestamp()),
-    to: Type.Optional(Timestamp()),
-    include_cancelled: Type.Optional(Type.Boolean()),
-    title: Type.Optional(DisplayText(1, 240)),
-    notes: Type.Optional(NullableMultilineText(2000)),
-    start_at: Type.Optional(Timestamp()),
-    end_at: Type.Optional(Timestamp()),
-    status: Type.Optional(OneOf(['confirmed', 'cancelled', 'no_show'])),
-    cancelled_reason: Type.Optional(MultilineText(500)),
+    operation: Described(
+      OneOf(BOOKING_OPERATIONS),
+      'list (reads), update (title, notes, status, or a move with start_at/end_at) or cancel; update and cancel need booking_id. A move or cancel mails the booker.',
+    ),
+    booking_id: Type.Optional(Described(Uuid(), 'The booking to update or cancel.')),
+    calendar_id: Type.Optional(Described(Nullable(Uuid()), 'For list: only bookings of this calendar.')),
+    from: Type.Optional(Described(Timestamp(), 'For list: only bookings ending after this instant.')),
+    to: Type.Optional(Described(Timestamp(), 'For list: only bookings starting before this instant.')),
+    include_cancelled: Type.Optional(
+      Described(Type.Boolean(), 'For list: include cancelled bookings; false when left out.'),
+    ),
+    title: Type.Optional(Described(DisplayText(1, 240), 'New title of the booking.')),
+    notes: Type.Optional(Described(NullableMultilineText(2000), 'Internal notes on the booking.')),
+    start_at: Type.Optional(Described(Timestamp(), 'New start of a moved booking (not in the past).')),
+    end_at: Type.Optional(Described(Timestamp(), 'New end of a moved booking.')),
+    status: Type.Optional(
+      Described(
+        OneOf(['confirmed', 'cancelled', 'no_show']),
+        'confirmed (booked), cancelled (its time frees at once), no_show (the booker did not come).',
+      ),
+    ),
+    cancelled_reason: Type.Optional(
+      Described(MultilineText(500), 'Why it is cancelled; told to the booker.'),
+    ),
   }),
   output_schema: Output({
-    operation: OneOf(BOOKING_OPERATIONS),
-    booking: Type.Optional(FreeObject()),
-    bookings: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
-    count: Type.Optional(Count()),
+    operation: Described(OneOf(BOOKING_OPERATIONS), 'The operation performed.'),
+    booking: Type.Optional(
+      FreeObject('The booking updated or cancelled: id, calendar, start_at, end_at (UTC), status, booker'),
+    ),
+    bookings: Type.Optional(
+      Type.Array(FreeObject(), {
+        maxItems: CALENDAR_LIST_MAX,
+        description: `The bookings of list, at most ${CALENDAR_LIST_MAX}.`,
+      }),
+    ),
+    count: Type.Optional(OperationCount()),
   }),
 });
 
@@ -121,31 +176,60 @@ export const calendarCalendarManage = defineCapability({
   read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
-    operation: OneOf(CALENDAR_OPERATIONS),
-    calendar_id: Type.Optional(Uuid()),
-    name: Type.Optional(DisplayText(1, 160)),
-    slug: Type.Optional(CalendarSlug()),
-    color: Type.Optional(NullableDisplayText(32)),
-    is_active: Type.Optional(Type.Boolean()),
+    operation: Described(
+      OneOf(CALENDAR_OPERATIONS),
+      'list (reads), create (needs name) or update (needs calendar_id).',
+    ),
+    calendar_id: Type.Optional(Described(Uuid(), 'The calendar to update.')),
+    name: Type.Optional(Described(DisplayText(1, 160), 'Name of the calendar.', ['Sales'])),
+    slug: Type.Optional(
+      Described(CalendarSlug(), 'Stable short name; made from the name when left out on create.'),
+    ),
+    color: Type.Optional(
+      Described(NullableDisplayText(32), 'Display color, e.g. a CSS hex color.', ['#2563eb']),
+    ),
+    is_active: Type.Optional(
+      Described(Type.Boolean(), 'False takes the calendar out of booking; true when left out on create.'),
+    ),
     // Not in the spec (docs/decisions.md, "calendar"): the zone availability rules default to, the
     // booking page's language, who gets the organization's copy of booking mail, and the length of
     // the meeting a link without event types offers.
-    timezone: Type.Optional(Text(1, 80)),
-    locale: Type.Optional(OneOf(['en', 'de'])),
-    notification_email: Type.Optional(NullableText(320)),
-    default_duration_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 720 })),
+    timezone: Type.Optional(
+      TimeZone('Zone availability rules default to and the booking page shows; UTC when left out on create.'),
+    ),
+    locale: Type.Optional(
+      Described(
+        OneOf(['en', 'de']),
+        'Language of the booking page and booking mail; en when left out on create.',
+      ),
+    ),
+    notification_email: Type.Optional(
+      Described(NullableText(320), "Who gets the organization's copy of booking mail; null: nobody."),
+    ),
+    default_duration_minutes: Type.Optional(
+      Described(
+        Type.Integer({ minimum: 5, maximum: 720 }),
+        'Length in minutes of the meeting a link without event types offers; 30 when left out on create.',
+      ),
+    ),
   }),
   output_schema: Output({
-    operation: OneOf(CALENDAR_OPERATIONS),
-    calendar: Type.Optional(FreeObject()),
-    calendars: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
-    count: Type.Optional(Count()),
+    operation: Described(OneOf(CALENDAR_OPERATIONS), 'The operation performed.'),
+    calendar: Type.Optional(FreeObject('The calendar created or updated')),
+    calendars: Type.Optional(
+      Type.Array(FreeObject(), {
+        maxItems: CALENDAR_LIST_MAX,
+        description: `The calendars of list, at most ${CALENDAR_LIST_MAX}.`,
+      }),
+    ),
+    count: Type.Optional(OperationCount()),
   }),
 });
 
 const EVENT_TYPE_OPERATIONS = ['list', 'create', 'update', 'archive'] as const;
 /** Buffers before and after a meeting: 0 to 240 minutes. */
-const BufferMinutes = () => Type.Integer({ minimum: 0, maximum: 240 });
+const BufferMinutes = (side: string) =>
+  Described(Type.Integer({ minimum: 0, maximum: 240 }), `Minutes kept free ${side} each meeting (0 to 240).`);
 
 /**
  * calendar.event_type.manage. Not in the spec's catalog; the spec references event types
@@ -164,23 +248,44 @@ export const calendarEventTypeManage = defineCapability({
   read_operations: ['list'],
   dry_run: 'supported',
   input_schema: Input({
-    operation: OneOf(EVENT_TYPE_OPERATIONS),
-    event_type_id: Type.Optional(Uuid()),
-    calendar_id: Type.Optional(Nullable(Uuid())),
-    name: Type.Optional(DisplayText(1, 160)),
-    duration_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 720 })),
-    buffer_before_minutes: Type.Optional(BufferMinutes()),
-    buffer_after_minutes: Type.Optional(BufferMinutes()),
-    location: Type.Optional(NullableDisplayText(500)),
-    meeting_url: Type.Optional(Nullable(Type.String({ maxLength: 2000, pattern: '^https://[^\\s"]*$' }))),
-    description: Type.Optional(NullableMultilineText(4000)),
-    include_archived: Type.Optional(Type.Boolean()),
+    operation: Described(
+      OneOf(EVENT_TYPE_OPERATIONS),
+      'list (reads), create, update or archive (these need event_type_id, except create).',
+    ),
+    event_type_id: Type.Optional(Described(Uuid(), 'The event type to update or archive.')),
+    calendar_id: Type.Optional(CalendarChoice('The calendar the event type belongs to.')),
+    name: Type.Optional(
+      Described(DisplayText(1, 160), 'Name the booker chooses by.', ['Intro call (30 min)']),
+    ),
+    duration_minutes: Type.Optional(
+      Described(Type.Integer({ minimum: 5, maximum: 720 }), 'Length of the meeting in minutes.', [30]),
+    ),
+    buffer_before_minutes: Type.Optional(BufferMinutes('before')),
+    buffer_after_minutes: Type.Optional(BufferMinutes('after')),
+    location: Type.Optional(
+      Described(NullableDisplayText(500), 'Where the meeting takes place, as shown to the booker.'),
+    ),
+    meeting_url: Type.Optional(
+      Described(
+        Nullable(Type.String({ maxLength: 2000, pattern: '^https://[^\\s"]*$' })),
+        'Video call link (https) put in the confirmation and the .ics.',
+      ),
+    ),
+    description: Type.Optional(
+      Described(NullableMultilineText(4000), 'Text shown to the booker about the meeting.'),
+    ),
+    include_archived: Type.Optional(Described(Type.Boolean(), 'For list: include archived event types.')),
   }),
   output_schema: Output({
-    operation: OneOf(EVENT_TYPE_OPERATIONS),
-    event_type: Type.Optional(FreeObject()),
-    event_types: Type.Optional(Type.Array(FreeObject(), { maxItems: CALENDAR_LIST_MAX })),
-    count: Type.Optional(Count()),
+    operation: Described(OneOf(EVENT_TYPE_OPERATIONS), 'The operation performed.'),
+    event_type: Type.Optional(FreeObject('The event type created, updated or archived')),
+    event_types: Type.Optional(
+      Type.Array(FreeObject(), {
+        maxItems: CALENDAR_LIST_MAX,
+        description: `The event types of list, at most ${CALENDAR_LIST_MAX}.`,
+      }),
+    ),
+    count: Type.Optional(OperationCount()),
   }),
 });
 
