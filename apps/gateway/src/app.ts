@@ -106,6 +106,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     catalog,
     handlers,
     access,
+    quoteTtlSeconds: config.quoteTtlSeconds,
     runtime: {
       redis: dependencies.redis,
       logger,

@@ -132,6 +132,13 @@ export const gatewaySettings = settingsSchema({
     maximum: 86_400,
     description: 'lifetime of the agent-mailbox code',
   }),
+  QUOTE_TTL_SECONDS: Setting.integer({
+    default: 900,
+    minimum: 1,
+    maximum: 86_400,
+    description:
+      'lifetime of the signed price quote `dry_run` answers (`estimated_cost.quote`); `invoke` refuses an expired one with 409 `quote_invalid`',
+  }),
   OTP_RESEND_COOLDOWN_SECONDS: Setting.integer({
     default: 60,
     minimum: 0,

@@ -48,6 +48,8 @@ export interface GatewayConfig {
   readonly ownerOtpTtlSeconds?: number | undefined;
   /** AGENT_OTP_TTL_SECONDS; undefined means the default (3600). */
   readonly agentOtpTtlSeconds?: number | undefined;
+  /** QUOTE_TTL_SECONDS: lifetime of a dry_run's price quote; undefined means the default (900). */
+  readonly quoteTtlSeconds?: number | undefined;
   /** OTP_RESEND_COOLDOWN_SECONDS; undefined means the default (60). */
   readonly otpResendCooldownSeconds?: number | undefined;
   /** MAIL_FROM: the From address of gateway mail; undefined means `Agent Gateway <no-reply@localhost>`. */
@@ -174,6 +176,7 @@ export function loadConfig(
     ownerOtpTtlSeconds: settings.OWNER_OTP_TTL_SECONDS,
     agentOtpTtlSeconds: settings.AGENT_OTP_TTL_SECONDS,
     otpResendCooldownSeconds: settings.OTP_RESEND_COOLDOWN_SECONDS,
+    quoteTtlSeconds: settings.QUOTE_TTL_SECONDS,
     mailFrom: settings.MAIL_FROM,
     rateLimitPerInstallationPerMinute: settings.RATE_LIMIT_PER_INSTALLATION_PER_MINUTE,
     rateLimitPerCapabilityPerMinute: settings.RATE_LIMIT_PER_CAPABILITY_PER_MINUTE,

@@ -32,6 +32,7 @@ export const defaultErrorMessages: Readonly<Record<ErrorCode, string>> = {
   idempotency_request_in_progress: 'A request with this idempotency key is still in progress.',
   conflict: 'The request conflicts with the current state.',
   otp_already_used: 'The code was already redeemed.',
+  quote_invalid: 'The quote does not hold for this request.',
   otp_resend_cooldown: 'A code was sent recently.',
   slot_taken: 'This time was booked meanwhile.',
   precondition_failed: 'Onboarding is not complete for this operation.',

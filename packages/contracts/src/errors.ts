@@ -109,6 +109,11 @@ export const errorCodes = {
     hint: 'The resource is not in a state that allows this change.',
   },
   otp_already_used: { status: 409, retryable: false, hint: 'This code was already redeemed.' },
+  quote_invalid: {
+    status: 409,
+    retryable: false,
+    hint: 'The quote is forged, expired, issued to another installation, or for other params or a lower price; run dry_run again for a fresh quote, or invoke without one.',
+  },
   otp_resend_cooldown: {
     status: 409,
     retryable: true,

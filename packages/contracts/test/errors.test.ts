@@ -38,6 +38,7 @@ describe('error table', () => {
       idempotency_request_in_progress: [409, true],
       conflict: [409, false],
       otp_already_used: [409, false],
+      quote_invalid: [409, false],
       otp_resend_cooldown: [409, true],
       slot_taken: [409, false],
       precondition_failed: [412, false],

@@ -19,6 +19,9 @@ const INSTRUCTIONS =
   'needs an idempotency_key). dry_run and invoke need Authorization: Bearer <installation key>. ' +
   'A refusal is a tool error whose structured content is the error envelope: follow its hint.';
 
+/** The `_meta` key of a tools/call that carries an invoke's price quote (src/meta-tools/quote.ts). */
+export const QUOTE_META_KEY = 'agw/quote';
+
 /** What one MCP request's server needs. */
 export interface McpServerOptions {
   readonly knex: Knex;
@@ -56,12 +59,15 @@ export function createMcpServer(options: McpServerOptions): Server {
         `Unknown tool: ${name}. Tools: search_capabilities, describe, dry_run, invoke.`,
       );
     }
+    // An invoke's price quote rides in the request's metadata, beside the spec's closed arguments.
+    const quote = request.params._meta?.[QUOTE_META_KEY];
     const outcome = await callMetaTool(
       options.knex,
       tool.name,
       options.metaTools[tool.name],
       args,
       options.http,
+      typeof quote === 'string' ? quote : undefined,
     );
     if (outcome.errorCode !== undefined) options.onRefusal(outcome.errorCode);
     return outcome.result;

@@ -43,6 +43,7 @@ export async function callMetaTool(
   tool: MetaTool,
   args: unknown,
   http: McpHttpFacts,
+  quote?: string,
 ): Promise<McpToolOutcome> {
   const auditId = randomUUID();
   const log = http.state.log.child({ mcp_tool: name });
@@ -61,6 +62,7 @@ export async function callMetaTool(
       auditId,
       log,
       transport: 'mcp',
+      ...(quote === undefined ? {} : { quote }),
     });
   } catch (thrown) {
     const error = toGatewayError(thrown);
@@ -70,7 +72,7 @@ export async function callMetaTool(
     await recordAuditEvent(knex, log, {
       auditId,
       requestId: http.state.requestId,
-      actor: 'anonymous',
+      actor: http.state.actor ?? 'anonymous',
       action: 'mcp.tools_call',
       outcome: 'failed',
       httpStatus: status,

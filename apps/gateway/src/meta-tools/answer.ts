@@ -20,6 +20,11 @@ export interface MetaToolRequest {
   readonly log: Logger;
   /** How the call arrived: its audit rows say so. */
   readonly transport: AuditTransport;
+  /**
+   * The price quote an invoke is given out of band (the spec closes its body): the `Agw-Quote` header
+   * over HTTP, `params._meta["agw/quote"]` of an MCP tools/call (src/meta-tools/quote.ts).
+   */
+  readonly quote?: string;
 }
 
 /** A meta-tool's answer, for the transport to send: an HTTP response or an MCP tool result. */

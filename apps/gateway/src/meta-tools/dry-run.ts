@@ -1,6 +1,6 @@
 import type { CapabilityHandler } from '@agw/capabilities';
-import { type DryRunResponse, INTERFACE_VERSION, MAX_VIOLATIONS } from '@agw/contracts';
-import type { Principal } from '@agw/guard';
+import { type DryRunResponse, errorCodes, INTERFACE_VERSION, MAX_VIOLATIONS } from '@agw/contracts';
+import { budgetRefusal, hashParams, type Principal, parseCredits } from '@agw/guard';
 import { runPreflight } from '../invoke/preflight.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
@@ -9,6 +9,7 @@ import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer
 import type { CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
 import { toGuardRequest } from './guard-request.js';
+import type { QuoteCodec } from './quote.js';
 
 /**
  * POST /mcp/dry_run: the guard chain in `dry_run` mode (it stops after `policy`, creates no approval
@@ -20,14 +21,18 @@ import { toGuardRequest } from './guard-request.js';
  * that is always rolled back (src/invoke/preflight.ts: an open balance, a document's state). Their
  * violations are answered the same way, each with the `code` and `hint` invoke would answer, so a dry
  * run refuses what invoke would refuse; a preflight's `preview` (a draft's totals per VAT group) is an
- * effect `{ kind: 'preview', capability_id, preview }`. At most MAX_VIOLATIONS violations are listed,
- * like an error envelope's `details`.
+ * effect `{ kind: 'preview', capability_id, preview }`. The budget is checked read-only as billing
+ * would check it: a run the wallet or a cap would refuse is a `budget` violation with the code, hint and
+ * wait (`retry_after_seconds`) invoke would answer. A valid run's `estimated_cost` carries a signed
+ * `quote` (src/meta-tools/quote.ts) invoke honours. At most MAX_VIOLATIONS violations are listed, like an
+ * error envelope's `details`.
  */
 export async function dryRun(
   call: MetaToolRequest,
   runtime: InvokeRuntime,
   versions: CatalogVersions,
   handlers?: ReadonlyMap<string, CapabilityHandler<never>>,
+  quotes?: QuoteCodec,
 ): Promise<MetaToolAnswer> {
   const request = validateBody('DryRunRequest', call.body);
   const contract = resolveCapability(versions, request.id, request.version);
@@ -56,7 +61,10 @@ export async function dryRun(
   const { facts } = run;
   const handler = handlers?.get(`${contract.id}@${contract.version}`);
   const principal = facts.principal as Principal;
-  const { violations, preview } = await runPreflight(runtime, handler, request.params, principal);
+  const preflight = await runPreflight(runtime, handler, request.params, principal);
+  const { preview } = preflight;
+  const budget = await budgetViolation(runtime, principal, contract.cost_credits);
+  const violations = budget === undefined ? preflight.violations : [...preflight.violations, budget];
   if (violations.length > 0) {
     const body: DryRunResponse = {
       ...base,
@@ -71,7 +79,11 @@ export async function dryRun(
     violations: [],
     would_require_approval: facts.approvalRequired === true,
     ...(facts.approvalReason === undefined ? {} : { approval_reason: facts.approvalReason }),
-    estimated_cost: { amount_max: Number(contract.cost_credits), currency: 'credits' },
+    estimated_cost: {
+      amount_max: Number(contract.cost_credits),
+      currency: 'credits',
+      ...quoteOf(quotes, principal, contract, request.params, runtime.clock.now()),
+    },
     effects: [
       ...(contract.mutating
         ? [{ kind: 'state_change', capability_id: contract.id, idempotency_key_required: true }]
@@ -81,4 +93,43 @@ export async function dryRun(
     ],
   };
   return { status: 200, body };
+}
+
+/** The budget's refusal of a run costing `costCredits`, as a violation (billing's check, read-only). */
+async function budgetViolation(runtime: InvokeRuntime, principal: Principal, costCredits: string) {
+  const estimate = parseCredits(costCredits);
+  if (estimate === 0n) return undefined;
+  const ports = { wallet: runtime.wallet, clock: runtime.clock };
+  const refusal = await budgetRefusal(ports, principal.organization_id, estimate);
+  if (refusal === undefined) return undefined;
+  return {
+    schema_pointer: '',
+    keyword: 'budget',
+    code: refusal.code,
+    message: refusal.message,
+    hint: refusal.hint ?? errorCodes[refusal.code].hint,
+    ...(refusal.retryAfterSeconds === undefined ? {} : { retry_after_seconds: refusal.retryAfterSeconds }),
+  };
+}
+
+/** The signed quote of a valid run: this installation, capability, version and params, at most its price. */
+function quoteOf(
+  quotes: QuoteCodec | undefined,
+  principal: Principal,
+  contract: { readonly id: string; readonly version: string; readonly cost_credits: string },
+  params: unknown,
+  now: Date,
+): { quote?: string; quote_expires_at?: string } {
+  if (quotes === undefined) return {};
+  const issued = quotes.issue(
+    {
+      installationId: principal.installation_id,
+      capabilityId: contract.id,
+      version: contract.version,
+      paramsHash: hashParams(params),
+      amountMaxCredits: contract.cost_credits,
+    },
+    now,
+  );
+  return { quote: issued.quote, quote_expires_at: issued.expiresAt };
 }

@@ -20,6 +20,7 @@ import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
 import { toGuardRequest } from './guard-request.js';
+import type { QuoteCheck } from './quote.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /** What {@link invoke} needs besides the request. */
@@ -28,6 +29,8 @@ export interface InvokeDependencies {
   readonly versions: CatalogVersions;
   readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
   readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency'>;
+  /** Checks an invoke's price quote (src/meta-tools/quote.ts); without it a quote is refused. */
+  readonly checkQuote?: QuoteCheck;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
       schemaPointer: '/idempotency_key',
     });
   }
+  if (call.quote !== undefined) await checkQuote(deps, call, contract, request.params);
   const { chain } = deps.runtime;
   // The chain (charge scope, audit, a job's row) sees only the key's keyed hash, never the key.
   const keyHash =
@@ -214,6 +218,30 @@ function preflightBeforeChallenge(
     const { violations } = await runPreflight(runtime, handler, guarded.params, principal);
     return preflightDenial(violations);
   };
+}
+
+/**
+ * A price quote (beyond the spec) is checked before anything runs: forged, expired, another
+ * installation's, for other params, or below the capability's price now → 409 `quote_invalid`. A run it
+ * admits is never charged more than quoted: billing charges at most the capability's price, which the
+ * check just bounded by the quote's ceiling.
+ */
+async function checkQuote(
+  deps: InvokeDependencies,
+  call: MetaToolRequest,
+  contract: CatalogContract,
+  params: unknown,
+): Promise<void> {
+  if (deps.checkQuote === undefined) {
+    throw new GatewayError('quote_invalid', { message: 'This gateway does not honour quotes.' });
+  }
+  const run = {
+    capabilityId: contract.id,
+    version: contract.version,
+    params,
+    costCredits: contract.cost_credits,
+  };
+  await deps.checkQuote(call.quote as string, run, call.headers.authorization);
 }
 
 /** A capability that costs nothing: billing reads no wallet for it. */

@@ -16,6 +16,7 @@ import { createCursorCodec } from '../meta-tools/cursor.js';
 import { describeCapability, resolveCapability } from '../meta-tools/describe.js';
 import { dryRun } from '../meta-tools/dry-run.js';
 import { invoke } from '../meta-tools/invoke.js';
+import { createQuoteCheck, createQuoteCodec } from '../meta-tools/quote.js';
 import { searchCapabilities, serializeSearchResponse } from '../meta-tools/search.js';
 import { createSearchCache } from '../meta-tools/search-cache.js';
 import { buildSearchIndex } from '../meta-tools/search-index.js';
@@ -36,6 +37,8 @@ export interface MetaToolRouteOptions {
   readonly runtime?: InvokeRuntimeOptions;
   /** The process's job worker: long-running invokes run with this runtime, catalog and handlers. */
   readonly jobs?: JobWorker;
+  /** QUOTE_TTL_SECONDS: how long a dry_run's price quote holds (src/meta-tools/quote.ts). */
+  readonly quoteTtlSeconds?: number | undefined;
 }
 
 /** The four meta-tools, shared by the HTTP routes and the MCP endpoint (src/mcp). */
@@ -69,6 +72,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   const index = buildSearchIndex(options.catalog);
   const versions = groupVersions(options.catalog);
   const cursors = createCursorCodec(options.access.box);
+  const quotes = createQuoteCodec(options.access.box, options.quoteTtlSeconds);
   // Rankings and result items survive requests: the catalog is fixed for the process lifetime.
   const searchCache = createSearchCache(index, cursors);
   const runtime = createInvokeRuntime(knex, {
@@ -88,6 +92,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
     clock: runtime.clock,
     acceptKinds: ['installation'],
   });
+  const checkQuote = createQuoteCheck(quotes, installationKey, runtime.clock);
   // A failure after the check (an unknown capability, no idempotency key, a malformed body) is audited
   // as the key's installation (src/http/error-handler.ts).
   const requiredKey: KeyCheck = async (authorization, ctx) => {
@@ -110,8 +115,8 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
       const request = validateBody('DescribeRequest', call.body);
       return { status: 200, body: describeCapability(versions, request, caller.scopes) };
     },
-    dry_run: (call) => dryRun(call, runtime, versions, handlers),
-    invoke: (call) => invoke(call, { runtime, versions, handlers, access: options.access }),
+    dry_run: (call) => dryRun(call, runtime, versions, handlers, quotes),
+    invoke: (call) => invoke(call, { runtime, versions, handlers, access: options.access, checkQuote }),
   };
   return { handlers: tools, optionalKey, requiredKey };
 }
@@ -157,10 +162,23 @@ export function registerMetaToolRoutes(
   return handlers;
 }
 
+/** The header an invoke's quote travels in over HTTP (the body is the spec's, closed to new fields). */
+const QUOTE_HEADER = 'Agw-Quote';
+
 /** The HTTP adapter's half: a route's Koa context as a meta-tool call. */
 function requestOf(ctx: ParameterizedContext<GatewayState>): MetaToolRequest {
   const { body, requestId, auditId, log } = ctx.state;
-  return { body, headers: ctx.headers, ip: ctx.ip, requestId, auditId, log, transport: 'http' };
+  const quote = ctx.get(QUOTE_HEADER);
+  return {
+    body,
+    headers: ctx.headers,
+    ip: ctx.ip,
+    requestId,
+    auditId,
+    log,
+    transport: 'http',
+    ...(quote === '' ? {} : { quote }),
+  };
 }
 
 /** The HTTP adapter's other half: a meta-tool's answer as the route's response. */

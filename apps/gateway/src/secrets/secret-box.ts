@@ -15,7 +15,8 @@ export type SecretPurpose =
   | 'otp-code'
   | 'mail-body'
   | 'mail-attachments'
-  | 'search-cursor';
+  | 'search-cursor'
+  | 'quote';
 
 // Ciphertext layout: version byte, 8-byte key id, 12-byte IV, 16-byte GCM tag, ciphertext.
 const FORMAT_VERSION = 1;

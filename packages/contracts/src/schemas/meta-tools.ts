@@ -184,7 +184,24 @@ export const DryRunResponse = Type.Object(
     approval_reason: Type.Optional(Type.String()),
     estimated_cost: Type.Optional(
       Type.Object(
-        { amount_max: Type.Number({ minimum: 0 }), currency: Type.Optional(Type.Literal('credits')) },
+        {
+          amount_max: Type.Number({ minimum: 0 }),
+          currency: Type.Optional(Type.Literal('credits')),
+          quote: Type.Optional(
+            Type.String({
+              pattern: '^agw_q_[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+              maxLength: 1024,
+              description:
+                'Beyond the spec: a signed price quote for exactly these params, this installation, capability and version. Send it with invoke (HTTP header Agw-Quote, MCP params._meta["agw/quote"]): the run is never charged more than amount_max, and changed params or an expired quote are refused with 409 quote_invalid before anything runs.',
+            }),
+          ),
+          quote_expires_at: Type.Optional(
+            Type.String({
+              format: 'date-time',
+              description: 'Beyond the spec: when the quote stops holding.',
+            }),
+          ),
+        },
         { additionalProperties: true, maxProperties: MAX_COST_MEMBERS },
       ),
     ),
