@@ -494,9 +494,13 @@ describe('quote to cash', () => {
       fee_amount: 5,
       invoice_balance_at_reminder: 595,
     });
-    expect(reminder.body_snapshot).toBe(
-      `Invoice ${issued.number} of 2026-02-02 was due on 2026-02-16. 595.00 EUR are still open, ` +
-        'plus a reminder fee of 5.00 EUR and interest of 4.12 EUR.',
+    // The profile is de-DE (the default): the reminder speaks German, in German notation.
+    expect(reminder.subject).toBe(`Zahlungserinnerung: Rechnung ${issued.number}`);
+    expect(reminder.body_snapshot.replace(/\u00a0/g, ' ')).toMatch(
+      new RegExp(
+        `^Unsere Rechnung ${issued.number} vom 02\\.02\\.2026 war am 16\\.02\\.2026 fällig\\. ` +
+          'Offen sind noch 595,00 € zuzüglich einer Mahngebühr von 5,00 € und Verzugszinsen von 4,12 €\\.',
+      ),
     );
     const listed = await billing.run('billing.reminder.list', { invoice_id: invoice.document_id });
     expect(listed.records.map((r) => r.interest_amount)).toEqual([4.12]);

@@ -1,26 +1,13 @@
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
 import { billingContract, conflict, notFound, utcDate } from './common.js';
-import { formatAmount, requireMinorUnits } from './money.js';
+import { requireMinorUnits } from './money.js';
 import type { BillingDocumentRow } from './records.js';
 import { OPEN_STATUSES } from './records.js';
 import { reminderRecord } from './reminder-list.js';
+import { languageOf, REMINDER_LEVELS, reminderTexts } from './reminder-texts.js';
 import { selectDocumentForUpdate } from './sql.js';
 import { countReminders, insertReminder, type ReminderRow, selectReminder } from './sql-payments.js';
-
-export const REMINDER_LEVELS = [
-  'payment_reminder',
-  'first_reminder',
-  'second_reminder',
-  'final_notice',
-] as const;
-
-const SUBJECTS: Record<(typeof REMINDER_LEVELS)[number], string> = {
-  payment_reminder: 'Payment reminder',
-  first_reminder: 'First reminder',
-  second_reminder: 'Second reminder',
-  final_notice: 'Final notice',
-};
 
 export interface ReminderCreateInput {
   invoice_id: string;
@@ -35,8 +22,8 @@ export interface ReminderCreateInput {
  * `billing.reminder.create`: the next reminder level for an issued invoice that is open and overdue on
  * the reminder date (due date before it; an invoice without one is due on its date). Fee and interest
  * are stated on the reminder; the frozen invoice is not changed. Refused for drafts, paid or void
- * invoices, invoices not yet due and after the final notice. Created as `draft`: sending is the
- * caller's (or a later mail step's) job.
+ * invoices, invoices not yet due and after the final notice. Its texts are in the issuer's language
+ * (German for a `de` profile). Created as `draft`: sending is the caller's job.
  */
 export const billingReminderCreateHandler = defineCapabilityHandler<ReminderCreateInput, unknown>({
   contract: billingContract('billing.reminder.create'),
@@ -69,18 +56,21 @@ export const billingReminderCreateHandler = defineCapabilityHandler<ReminderCrea
       input.interest_amount === undefined
         ? null
         : requireMinorUnits(input.interest_amount, invoice.currency, '/params/interest_amount');
-    const balance = formatAmount(invoice.balance, invoice.currency);
-    const subject = input.subject ?? `${SUBJECTS[level]}: invoice ${invoice.number}`;
-    const extras = [
-      fee === null ? null : `a reminder fee of ${formatAmount(fee, invoice.currency)} ${invoice.currency}`,
-      interest === null
-        ? null
-        : `interest of ${formatAmount(interest, invoice.currency)} ${invoice.currency}`,
-    ].filter((text) => text !== null);
-    const body =
-      input.body ??
-      `Invoice ${invoice.number} of ${invoice.document_date} was due on ${dueDate}. ` +
-        `${balance} ${invoice.currency} are still open${extras.length > 0 ? `, plus ${extras.join(' and ')}` : ''}.`;
+    const texts = reminderTexts(
+      {
+        level,
+        number: invoice.number as string,
+        documentDate: invoice.document_date,
+        dueDate,
+        balance: invoice.balance,
+        currency: invoice.currency,
+        fee: fee?.toFixed() ?? null,
+        interest: interest?.toFixed() ?? null,
+      },
+      languageOf(invoice.issuer.locale),
+    );
+    const subject = input.subject ?? texts.subject;
+    const body = input.body ?? texts.body;
     const id = ctx.ids.uuid();
     await runStatement(ctx.sql, insertReminder, [
       id,
