@@ -48,6 +48,8 @@ export function errorHandler(knex: Knex, redactPath: PathRedactor): Middleware<G
         method: ctx.method,
         path: redactPath(ctx.path),
         headers: headersWithoutSecrets(ctx.headers, redactPath),
+        actor: ctx.state.actor,
+        outcome: ctx.state.auditOutcome,
       });
       for (const name of Object.keys(ctx.response.headers)) {
         if (!KEPT_HEADERS.has(name.toLowerCase())) ctx.remove(name);
@@ -72,6 +74,10 @@ export interface FailedRequest {
   readonly path: string;
   /** The headers with their secrets taken out (headersWithoutSecrets). */
   readonly headers: IncomingHttpHeaders;
+  /** The checked key's `installation:<id>`; `anonymous` when none was checked. */
+  readonly actor?: string | undefined;
+  /** The audit row's outcome: `failed` unless the refusal is one the protocol expects (`info`). */
+  readonly outcome?: 'info' | undefined;
 }
 
 /** What a failed request is answered with: the envelope as JSON text, its status and own headers. */
@@ -109,9 +115,9 @@ export async function answerFailure(
   await recordAuditEvent(knex, request.log, {
     auditId: request.auditId,
     requestId: request.requestId,
-    actor: 'anonymous',
+    actor: request.actor ?? 'anonymous',
     action: 'http.request',
-    outcome: 'failed',
+    outcome: request.outcome ?? 'failed',
     httpStatus: status,
     details: { code: error.code, method: request.method, path: request.path.slice(0, 512) },
   });

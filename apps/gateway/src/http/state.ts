@@ -12,4 +12,14 @@ export interface GatewayState {
   body?: unknown;
   /** The error code the request ended with, for the request log line. */
   errorCode?: string;
+  /**
+   * Who asks, once the request's installation key was checked (`installation:<id>`): a failure after
+   * that check is audited with it. `anonymous` when unset.
+   */
+  actor?: string;
+  /**
+   * `info` for a refusal the protocol expects (an MCP client's GET /mcp, asking for a stream this
+   * stateless server does not keep): audited as `info`, not as a failure.
+   */
+  auditOutcome?: 'info';
 }

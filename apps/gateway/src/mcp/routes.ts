@@ -43,7 +43,10 @@ export function registerMcpRoutes(router: Router<GatewayState>, options: McpRout
     checkHost(ctx.get('host'), ctx.headers.origin);
     let authenticated: boolean;
     try {
-      authenticated = await authenticate(options.knex, ctx.headers.authorization);
+      const installationId = await authenticate(options.knex, ctx.headers.authorization);
+      authenticated = installationId !== undefined;
+      // A refusal after the key check is audited as the key's installation (src/mcp/tool-call.ts).
+      if (authenticated) ctx.state.actor = `installation:${installationId}`;
     } catch (thrown) {
       throw refusedBeforeBody(ctx, thrown);
     }
@@ -104,7 +107,7 @@ async function auditProtocolError(knex: Knex, ctx: Context & { state: GatewaySta
   await recordAuditEvent(knex, ctx.state.log, {
     auditId: ctx.state.auditId,
     requestId: ctx.state.requestId,
-    actor: 'anonymous',
+    actor: ctx.state.actor ?? 'anonymous',
     action: 'http.request',
     outcome: 'failed',
     httpStatus: ctx.status,
@@ -112,12 +115,15 @@ async function auditProtocolError(knex: Knex, ctx: Context & { state: GatewaySta
   });
 }
 
-/** No Authorization header → anonymous; a header must hold a valid installation key (401/403). */
-async function authenticate(knex: Knex, authorization: string | undefined): Promise<boolean> {
-  if (authorization === undefined) return false;
+/**
+ * No Authorization header → anonymous (undefined); a header must hold a valid installation key
+ * (401/403): its installation id.
+ */
+async function authenticate(knex: Knex, authorization: string | undefined): Promise<string | undefined> {
+  if (authorization === undefined) return undefined;
   try {
-    await authenticateKey(knex, authorization, { kind: 'installation' });
-    return true;
+    const { row } = await authenticateKey(knex, authorization, { kind: 'installation' });
+    return row.installation_id ?? undefined;
   } catch (thrown) {
     if (thrown instanceof GatewayError && UNAUTHENTICATED.has(thrown.code)) {
       throw new GatewayError(thrown.code, {
