@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText } from '../schemas/display-text.js';
-import { FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Described, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
 import {
   Input,
   Limit,
@@ -26,14 +26,30 @@ export const assistArtifactList = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    query: Type.Optional(Text(1, 160)),
-    artifact_type: Type.Optional(Text(1, 80)),
-    source_type: Type.Optional(Text(1, 80)),
-    include_archived: Type.Optional(Type.Boolean()),
-    include_content: Type.Optional(Type.Boolean()),
+    query: Type.Optional(
+      Described(
+        Text(1, 160),
+        'Words matched in the title and current content: every word must occur, the last as a prefix (search as you type).',
+        ['launch plan'],
+      ),
+    ),
+    artifact_type: Type.Optional(Described(Text(1, 80), 'Only artifacts of exactly this type.', ['summary'])),
+    source_type: Type.Optional(Described(Text(1, 80), 'Only artifacts of exactly this source type.')),
+    include_archived: Type.Optional(
+      Described(Type.Boolean(), 'Include archived artifacts; false when left out.'),
+    ),
+    include_content: Type.Optional(
+      Described(Type.Boolean(), "Include each artifact's current content; false when left out."),
+    ),
     ...PagingQuery(),
   }),
-  output_schema: Output({ items: PageOf(FreeObject()), ...PageInfo() }),
+  output_schema: Output({
+    items: Described(
+      PageOf(FreeObject()),
+      'Artifacts, most recently changed first (their content only with include_content).',
+    ),
+    ...PageInfo(),
+  }),
 });
 
 /** Most versions one read lists. */
@@ -51,14 +67,27 @@ export const assistArtifactRead = defineCapability({
   mutating: false,
   dry_run: 'supported',
   input_schema: Input({
-    artifact_id: Uuid(),
-    include_versions: Type.Optional(Type.Boolean()),
-    version_limit: Type.Optional(Limit(MAX_VERSIONS_READ)),
-    /** Read this earlier version's content instead of the current one (beyond the spec). */
-    version: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    artifact_id: Described(Uuid(), 'The artifact to read.'),
+    include_versions: Type.Optional(
+      Described(Type.Boolean(), 'Also list its newest versions (without their content).'),
+    ),
+    version_limit: Type.Optional(
+      Described(
+        Limit(MAX_VERSIONS_READ),
+        `How many versions include_versions lists, 1 to ${MAX_VERSIONS_READ}; 10 when left out.`,
+      ),
+    ),
+    version: Type.Optional(
+      Described(
+        Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+        "Read this earlier version's content instead of the current one (content_version then says which).",
+      ),
+    ),
   }),
   output_schema: Output({
-    artifact: FreeObject(),
+    artifact: FreeObject(
+      'The artifact with its content (the current version, or the one asked for) and content_version',
+    ),
     versions: Type.Array(FreeObject(), {
       maxItems: MAX_VERSIONS_READ,
       description: `The newest \`version_limit\` versions (at most ${MAX_VERSIONS_READ}).`,
@@ -72,33 +101,54 @@ export const ARTIFACT_CONTENT_FORMATS = ['text', 'markdown', 'json'] as const;
 /** Largest content of one artifact version, in UTF-8 bytes (256 KiB). */
 export const MAX_ARTIFACT_CONTENT_BYTES = 256 * 1024;
 
+/** How the content is to be read. */
+const ContentFormat = () =>
+  Described(
+    OneOf(ARTIFACT_CONTENT_FORMATS),
+    'How to read the content: text (plain), markdown, or json (the content must then be a JSON text).',
+  );
+
 /** One version of an artifact as save and archive answer it (without its content). */
 const ArtifactVersionRecord = () =>
   Output({
-    version: Type.Integer({ minimum: 1 }),
-    sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-    size_bytes: Type.Integer({ minimum: 0 }),
-    content_format: OneOf(ARTIFACT_CONTENT_FORMATS),
-    installation_id: Nullable(Uuid()),
-    created_at: Timestamp(),
+    version: Described(Type.Integer({ minimum: 1 }), 'Version number, from 1, one more per changed save.'),
+    sha256: Described(
+      Type.String({ pattern: '^[0-9a-f]{64}$' }),
+      "SHA-256 of the version's content (UTF-8), lower-case hex.",
+    ),
+    size_bytes: Described(Type.Integer({ minimum: 0 }), 'Size of the content in UTF-8 bytes.'),
+    content_format: ContentFormat(),
+    installation_id: Described(
+      Nullable(Uuid()),
+      'The agent installation that saved the version; null when unknown.',
+    ),
+    created_at: Described(Timestamp(), 'When the version was saved.'),
   });
 
 /** An artifact as save and archive answer it (its current content is read with assist.artifact.read). */
 const ArtifactRecord = () =>
   Output({
-    id: Uuid(),
-    title: Type.String(),
-    artifact_type: Type.String(),
-    source_type: NullableString(),
-    content_format: OneOf(ARTIFACT_CONTENT_FORMATS),
-    current_version: Type.Integer({ minimum: 1 }),
-    sha256: Type.String(),
-    size_bytes: Type.Integer({ minimum: 0 }),
-    metadata: FreeObject(),
-    archived: Type.Boolean(),
-    archived_at: Nullable(Timestamp()),
-    created_at: Timestamp(),
-    updated_at: Timestamp(),
+    id: Described(Uuid(), 'Id of the artifact; pass it as artifact_id to read, save a version or archive.'),
+    title: Described(Type.String(), 'Title of the artifact.'),
+    artifact_type: Described(Type.String(), 'Kind of artifact, chosen by the caller.', [
+      'note',
+      'summary',
+      'plan',
+    ]),
+    source_type: Described(
+      NullableString(),
+      'What the artifact was made from, chosen by the caller; null when not given.',
+      ['email'],
+    ),
+    content_format: ContentFormat(),
+    current_version: Described(Type.Integer({ minimum: 1 }), 'Number of the newest version.'),
+    sha256: Described(Type.String(), "SHA-256 of the current version's content, lower-case hex."),
+    size_bytes: Described(Type.Integer({ minimum: 0 }), 'Size of the current content in UTF-8 bytes.'),
+    metadata: FreeObject('Caller data kept with the artifact'),
+    archived: Described(Type.Boolean(), 'True when hidden from lists (assist.artifact.archive).'),
+    archived_at: Described(Nullable(Timestamp()), 'When it was archived; null when not archived.'),
+    created_at: Described(Timestamp(), 'When the artifact was created.'),
+    updated_at: Described(Timestamp(), 'When it last changed.'),
   });
 
 /** assist.artifact.save (beyond the spec): create an artifact, or a new version of one. */
@@ -114,21 +164,43 @@ export const assistArtifactSave = defineCapability({
   mutating: true,
   dry_run: 'supported',
   input_schema: Input({
-    /** Absent: a new artifact. Present: a new version of this one. */
-    artifact_id: Type.Optional(Uuid()),
-    /** Required for a new artifact; given with artifact_id it renames it. */
-    title: Type.Optional(DisplayText(1, 300)),
-    artifact_type: Type.Optional(Text(1, 80)),
-    source_type: Type.Optional(Nullable(Text(1, 80))),
-    content: Type.String({ maxLength: MAX_ARTIFACT_CONTENT_BYTES }),
-    content_format: Type.Optional(OneOf(ARTIFACT_CONTENT_FORMATS)),
-    metadata: Type.Optional(FreeObject()),
+    artifact_id: Type.Optional(
+      Described(Uuid(), 'Left out: a new artifact (version 1). Given: a new version of this artifact.'),
+    ),
+    title: Type.Optional(
+      Described(DisplayText(1, 300), 'Required for a new artifact; given with artifact_id it renames it.'),
+    ),
+    artifact_type: Type.Optional(
+      Described(Text(1, 80), 'Kind of artifact, your choice; note when left out on create.', [
+        'summary',
+        'plan',
+      ]),
+    ),
+    source_type: Type.Optional(
+      Described(Nullable(Text(1, 80)), 'What it was made from, your choice.', ['email']),
+    ),
+    content: Described(
+      Type.String({ maxLength: MAX_ARTIFACT_CONTENT_BYTES }),
+      `The full content of this version, at most ${MAX_ARTIFACT_CONTENT_BYTES} UTF-8 bytes; identical content makes no new version.`,
+    ),
+    content_format: Type.Optional(
+      Described(ContentFormat(), "text for a new artifact, else the current version's, when left out."),
+    ),
+    metadata: Type.Optional(
+      FreeObject('Caller data kept with the artifact (changes in place, makes no version)'),
+    ),
   }),
   output_schema: Output({
-    artifact: ArtifactRecord(),
-    version: ArtifactVersionRecord(),
-    created: Type.Boolean(),
-    version_created: Type.Boolean(),
+    artifact: Described(ArtifactRecord(), 'The artifact after the save.'),
+    version: Described(
+      ArtifactVersionRecord(),
+      'The version the content is now at (the new one, or the unchanged current one).',
+    ),
+    created: Described(Type.Boolean(), 'True when a new artifact was created.'),
+    version_created: Described(
+      Type.Boolean(),
+      'True when the save made a new version; false when the content was unchanged.',
+    ),
   }),
 });
 
@@ -143,8 +215,22 @@ export const assistArtifactArchive = defineCapability({
   cost_credits: '0',
   mutating: true,
   dry_run: 'supported',
-  input_schema: Input({ artifact_id: Uuid(), archived: Type.Optional(Type.Boolean()) }),
-  output_schema: Output({ artifact: ArtifactRecord(), changed: Type.Boolean() }),
+  input_schema: Input({
+    artifact_id: Described(Uuid(), 'The artifact to archive or bring back.'),
+    archived: Type.Optional(
+      Described(
+        Type.Boolean(),
+        'true (default) hides it from lists; false brings it back. Versions and content stay.',
+      ),
+    ),
+  }),
+  output_schema: Output({
+    artifact: Described(ArtifactRecord(), 'The artifact after the call.'),
+    changed: Described(
+      Type.Boolean(),
+      'False when it already was in the state asked for (the first archive time is kept).',
+    ),
+  }),
 });
 
 /** Assist capabilities. */
