@@ -69,7 +69,10 @@ describe('dry_run of billing.payment.record', () => {
       amount: 1,
     });
     expect(unknown.valid).toBe(false);
-    expect(unknown.violations?.[0]).toMatchObject({ schema_pointer: '/params/document_id', code: 'not_found' });
+    expect(unknown.violations?.[0]).toMatchObject({
+      schema_pointer: '/params/document_id',
+      code: 'not_found',
+    });
     const draft = await billing.run('billing.document.create_draft', {
       document_type: 'invoice',
       document_date: today,
@@ -126,8 +129,9 @@ describe('dry_run of billing.document.create_draft', () => {
   it('previews the totals per VAT group the draft would get, and stores no draft', async () => {
     const count = async () =>
       Number(
-        (await gateway.knex('billing_documents').where({ organization_id: organizationId }).count({ n: '*' }))[0]
-          ?.n,
+        (
+          await gateway.knex('billing_documents').where({ organization_id: organizationId }).count({ n: '*' })
+        )[0]?.n,
       );
     const stored = await count();
     const answer = await billing.client.dryRun('billing.document.create_draft', {
@@ -191,7 +195,12 @@ describe('a preflight cannot write', () => {
     } as unknown as CapabilityHandler<never>;
     const runtime = { knex: gateway.knex, clock: { now: () => new Date() } };
     await expect(
-      runPreflight(runtime, handler, {}, { organization_id: organizationId, installation_id: installationId }),
+      runPreflight(
+        runtime,
+        handler,
+        {},
+        { organization_id: organizationId, installation_id: installationId },
+      ),
     ).rejects.toMatchObject({ code: '25006' });
     expect(await gateway.knex('billing_accounts').where({ id })).toEqual([]);
   });
@@ -201,5 +210,35 @@ describe('a preflight cannot write', () => {
       sql.query('select id from billing_documents where organization_id = $1 for update', [organizationId]),
     );
     await expect(locking).rejects.toMatchObject({ code: '25006' });
+  });
+});
+
+describe('dry_run of billing.document.finalize', () => {
+  it('refuses a document that is no longer a draft, with the conflict invoke answers', async () => {
+    const answer = await billing.client.dryRun('billing.document.finalize', { document_id: invoiceId });
+    expect(answer.valid).toBe(false);
+    expect(answer.violations?.[0]).toMatchObject({
+      schema_pointer: '/params/document_id',
+      code: 'conflict',
+      message: expect.stringContaining('only a draft is finalized'),
+    });
+  });
+
+  it('refuses a credit note above the open balance of the invoice it corrects, before a number is taken', async () => {
+    const credit = await billing.run('billing.document.create_draft', {
+      document_type: 'credit_note',
+      document_date: today,
+      account_id: customerId,
+      corrects_document_id: invoiceId,
+      lines: [{ item_name: 'Inspection', quantity: 2, unit_price: 317.87, tax_percent: 19 }],
+    });
+    const answer = await billing.client.dryRun('billing.document.finalize', {
+      document_id: credit.document_id,
+    });
+    expect(answer.violations?.[0]).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('exceeds the open balance 378.27 EUR'),
+      hint: expect.stringContaining('at most the open balance'),
+    });
   });
 });

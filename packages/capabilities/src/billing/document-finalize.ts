@@ -1,4 +1,4 @@
-import { defineCapabilityHandler } from '../define.js';
+import { defineCapabilityHandler, violationsOf } from '../define.js';
 import { runStatement } from '../sql.js';
 import { billingContract, conflict, documentRecord, iso, notFound, PAYABLE_TYPES } from './common.js';
 import { issuerSnapshot } from './draft.js';
@@ -6,7 +6,13 @@ import { formatAmount, money } from './money.js';
 import { counterYear, DEFAULT_NUMBER_PATTERNS, formatNumber } from './numbering.js';
 import type { BankAccountSnapshot, BillingDocumentRow } from './records.js';
 import { OPEN_STATUSES } from './records.js';
-import { issueDocument, nextNumber, selectDocumentForUpdate, updateDocumentMoney } from './sql.js';
+import {
+  issueDocument,
+  nextNumber,
+  selectDocument,
+  selectDocumentForUpdate,
+  updateDocumentMoney,
+} from './sql.js';
 import {
   type BankAccountRow,
   type ProfileRow,
@@ -48,6 +54,46 @@ function serviceDateOf(
 }
 
 /**
+ * The rules a credit note `credit` must meet to settle against the invoice it corrects (`invoice`,
+ * undefined: none such): the invoice is open and its balance covers the credit note's total.
+ */
+function creditRules(credit: BillingDocumentRow, invoice: BillingDocumentRow | undefined) {
+  if (invoice === undefined) notFound('document', credit.corrects_document_id as string);
+  if (!OPEN_STATUSES.includes(invoice.status)) {
+    conflict(
+      `The corrected invoice ${invoice.number} is ${invoice.status}; a credit note settles an open balance.`,
+    );
+  }
+  const balance = money(invoice.balance).minus(money(credit.total));
+  if (balance.isNegative()) {
+    conflict(
+      `The credit note total ${formatAmount(credit.total, credit.currency)} exceeds the open balance ${formatAmount(invoice.balance, invoice.currency)} ${invoice.currency} of invoice ${invoice.number}.`,
+      'Lower the credit note (a new draft) to at most the open balance; refund paid money outside the gateway.',
+    );
+  }
+  return { invoice, balance };
+}
+
+/**
+ * The rules a finalize of `input` must meet on `document` (undefined: none such), checked before a
+ * number is taken: it is a draft, and a foreign-currency document with VAT has an exchange rate.
+ */
+function finalizeRules(input: FinalizeInput, document: BillingDocumentRow | undefined) {
+  if (document === undefined) notFound('document', input.document_id);
+  if (document.status !== 'draft') {
+    conflict(
+      `Document ${document.id} is already ${document.status}${document.number ? ` as ${document.number}` : ''}; only a draft is finalized.`,
+    );
+  }
+  return { document, accounting: vatAccountingAtFinalize(document, input.exchange_rate) };
+}
+
+interface FinalizeInput {
+  document_id: string;
+  exchange_rate?: number;
+}
+
+/**
  * A finalized credit note that corrects an invoice settles against it: the invoice's balance goes down
  * by the credit note's total (refused when that exceeds the balance: paid money is refunded outside),
  * and an invoice credited in full without payments becomes `void`, one partly paid and credited for the
@@ -60,21 +106,10 @@ async function settleCredit(
   now: Date,
 ): Promise<void> {
   if (credit.corrects_document_id === null) return;
-  const invoice = (
+  const locked = (
     await runStatement<BillingDocumentRow>(sql, selectDocumentForUpdate, [org, credit.corrects_document_id])
   ).rows[0];
-  if (invoice === undefined) notFound('document', credit.corrects_document_id);
-  if (!OPEN_STATUSES.includes(invoice.status)) {
-    conflict(
-      `The corrected invoice ${invoice.number} is ${invoice.status}; a credit note settles an open balance.`,
-    );
-  }
-  const balance = money(invoice.balance).minus(money(credit.total));
-  if (balance.isNegative()) {
-    conflict(
-      `The credit note total ${formatAmount(credit.total, credit.currency)} exceeds the open balance ${formatAmount(invoice.balance, invoice.currency)} ${invoice.currency} of invoice ${invoice.number}.`,
-    );
-  }
+  const { invoice, balance } = creditRules(credit, locked);
   const credited = money(invoice.credited_total).plus(money(credit.total));
   const paid = money(invoice.paid_total);
   let status = invoice.status;
@@ -102,24 +137,29 @@ async function settleCredit(
  * and bank account are copied from the profile now and, with lines and totals, never change again.
  * An invoice of a German issuer without a service date takes its document date as the Leistungsdatum.
  */
-export const billingDocumentFinalizeHandler = defineCapabilityHandler<
-  { document_id: string; exchange_rate?: number },
-  unknown
->({
+export const billingDocumentFinalizeHandler = defineCapabilityHandler<FinalizeInput, unknown>({
   contract: billingContract('billing.document.finalize'),
+  // The same rules on the unlocked rows: the draft, its exchange rate, and a credit note's invoice.
+  async preflight(input, ctx) {
+    const org = ctx.organizationId;
+    const read = (id: string) =>
+      runStatement<BillingDocumentRow>(ctx.sql, selectDocument, [org, id]).then(({ rows }) => rows[0]);
+    const document = await read(input.document_id);
+    const violations = await violationsOf(async () => {
+      const { document: draft } = finalizeRules(input, document);
+      if (draft.document_type === 'credit_note' && draft.corrects_document_id !== null) {
+        creditRules(draft, await read(draft.corrects_document_id));
+      }
+    }, '/params/document_id');
+    return { violations };
+  },
   async handle(input, ctx) {
     const org = ctx.organizationId;
-    const document = (
+    const locked = (
       await runStatement<BillingDocumentRow>(ctx.sql, selectDocumentForUpdate, [org, input.document_id])
     ).rows[0];
-    if (document === undefined) notFound('document', input.document_id);
-    if (document.status !== 'draft') {
-      conflict(
-        `Document ${document.id} is already ${document.status}${document.number ? ` as ${document.number}` : ''}; only a draft is finalized.`,
-      );
-    }
     // Before a number is taken: a refusal here must not use one up (the transaction rolls back anyway).
-    const accounting = vatAccountingAtFinalize(document, input.exchange_rate);
+    const { document, accounting } = finalizeRules(input, locked);
     const profile =
       document.profile_id === null
         ? undefined
