@@ -496,7 +496,7 @@ describe('quote to cash', () => {
     });
     // The profile is de-DE (the default): the reminder speaks German, in German notation.
     expect(reminder.subject).toBe(`Zahlungserinnerung: Rechnung ${issued.number}`);
-    expect(reminder.body_snapshot.replace(/\u00a0/g, ' ')).toMatch(
+    expect(reminder.body_snapshot?.replace(/\u00a0/g, ' ')).toMatch(
       new RegExp(
         `^Unsere Rechnung ${issued.number} vom 02\\.02\\.2026 war am 16\\.02\\.2026 fällig\\. ` +
           'Offen sind noch 595,00 € zuzüglich einer Mahngebühr von 5,00 € und Verzugszinsen von 4,12 €\\.',
