@@ -29,6 +29,7 @@ import type { MutationOptions, RequestOptions } from './options.js';
 import type { PaidRunOptions, PaidRunResult } from './paid.js';
 import type {
   CapabilityInput,
+  CapabilityQuote,
   InvocationPoll,
   InvokeOptions,
   TypedCapabilityDescription,
@@ -114,8 +115,22 @@ export interface GatewayClient {
     options?: VersionOptions,
   ): Promise<TypedDryRunResponse<Id>>;
   /**
+   * A price quote for exactly these params (beyond the spec): runs dry_run and returns its signed
+   * `estimated_cost.quote`; pass it to `invoke(id, params, { quote })` and the run is charged at most
+   * `amount_max`. Throws DryRunInvalidError (with the violations, e.g. a budget cap and when it lifts)
+   * when the dry run is not valid.
+   * @example
+   * const { quote } = await client.quote('billing.document.pdf', { document_id });
+   * const answer = await client.invoke('billing.document.pdf', { document_id }, { quote });
+   */
+  quote<Id extends CapabilityId>(
+    id: Id,
+    params: CapabilityInput<Id>,
+    options?: VersionOptions,
+  ): Promise<CapabilityQuote>;
+  /**
    * POST /mcp/invoke. Always sends an `idempotency_key` (generated unless given), the same on every retry,
-   * because only describe can tell whether a capability mutates.
+   * because only describe can tell whether a capability mutates. `quote` is sent as `Agw-Quote`.
    */
   invoke<Id extends CapabilityId>(
     id: Id,

@@ -7,7 +7,7 @@ import type {
 } from '@agw/contracts';
 import { waitForApproval } from './approval.js';
 import type { GatewayClient, IssuedRegistration, UncheckedMetaTools } from './client-types.js';
-import { RegistrationReplayedError } from './flow-errors.js';
+import { DryRunInvalidError, RegistrationReplayedError } from './flow-errors.js';
 import { waitForInvocation } from './invocation.js';
 import { onboard } from './onboard.js';
 import {
@@ -90,6 +90,7 @@ export function createClient(options: ClientOptions): GatewayClient {
         auth: 'client',
         secrets,
         options: call,
+        ...(call?.quote === undefined ? {} : { headers: { 'Agw-Quote': call.quote } }),
       });
       if (!call?.waitForJob) return answer;
       const bound = call.waitForJob === true ? {} : call.waitForJob;
@@ -146,6 +147,23 @@ export function createClient(options: ClientOptions): GatewayClient {
     describe: (id, call) => unchecked.describe(id, call) as never,
     dryRun: (id, params, call) => unchecked.dryRun(id, params as Record<string, unknown>, call) as never,
     invoke: (id, params, call) => unchecked.invoke(id, params as Record<string, unknown>, call) as never,
+    quote: async (id, params, call) => {
+      const dry = await unchecked.dryRun(id, params as Record<string, unknown>, call);
+      const quote = dry.estimated_cost?.quote;
+      if (!dry.valid || typeof quote !== 'string') {
+        throw new DryRunInvalidError({
+          capabilityId: id,
+          violations: (dry.violations ?? []) as Record<string, unknown>[],
+          auditId: dry.audit_id,
+        });
+      }
+      return {
+        quote,
+        expires_at: String(dry.estimated_cost?.quote_expires_at),
+        amount_max: Number(dry.estimated_cost?.amount_max),
+        audit_id: dry.audit_id,
+      };
+    },
     getJob: (jobId, call) => get(`/mcp/jobs/${encodeURIComponent(jobId)}`, call),
     pollInvocation: async (poll: InvocationPoll, call) => get(relativePollPath(poll), call),
     waitForInvocation: (response, call) =>

@@ -39,6 +39,7 @@ export type { BudgetWindow, PaidRunOptions, PaidRunResult } from './paid.js';
 export type {
   CapabilityInput,
   CapabilityOutput,
+  CapabilityQuote,
   InvocationPoll,
   InvokeOptions,
   TypedCapabilityDescription,

@@ -33,6 +33,8 @@ export interface RequestSpec {
   responseType?: 'json' | 'text';
   /** Values to scrub from errors and debug output besides keys (e.g. the submitted code). */
   secrets?: readonly string[];
+  /** Further request headers (e.g. an invoke's `Agw-Quote`). */
+  headers?: Readonly<Record<string, string>>;
   options?: RequestOptions | undefined;
 }
 
@@ -71,7 +73,7 @@ function requestHeaders(config: TransportConfig, spec: RequestSpec, bearer: stri
   if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
   if (spec.idempotencyKey !== undefined) headers['Idempotency-Key'] = spec.idempotencyKey;
   if (config.userAgent !== undefined) headers['User-Agent'] = config.userAgent;
-  return headers;
+  return spec.headers === undefined ? headers : { ...headers, ...spec.headers };
 }
 
 interface Attempt {

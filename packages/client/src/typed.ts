@@ -45,6 +45,12 @@ export interface InvokeOptions extends VersionOptions {
   /** The `approval_token` of an approved `pending_approval` answer. */
   approvalToken?: string;
   /**
+   * A price quote from {@link GatewayClient.quote} (a dry_run's `estimated_cost.quote`), sent as the
+   * `Agw-Quote` header: the run is charged at most the quoted `amount_max`; other params, an expired or
+   * foreign quote are refused with 409 `quote_invalid` before anything runs.
+   */
+  quote?: string;
+  /**
    * Wait for a long-running capability: an `accepted` answer is polled (see `waitForInvocation`) and the
    * final answer returned. `true` waits up to 15 minutes; `{ maxWaitMs }` sets the bound.
    */
@@ -58,4 +64,19 @@ export interface InvokeOptions extends VersionOptions {
 export interface InvocationPoll {
   url: string;
   retry_after_seconds?: number;
+}
+
+/**
+ * A price quote (beyond the spec): what {@link GatewayClient.quote} returns from a valid dry_run. Pass
+ * `quote` to invoke (`{ quote }`) with the same params before `expires_at`.
+ */
+export interface CapabilityQuote {
+  /** Opaque and signed (`agw_q_…`): bound to this installation, capability, version and params. */
+  quote: string;
+  /** ISO 8601: when the gateway stops honouring it. */
+  expires_at: string;
+  /** The most the run will be charged, in credits. */
+  amount_max: number;
+  /** The audit id of the dry_run that issued it. */
+  audit_id: string;
 }
