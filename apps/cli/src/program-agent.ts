@@ -112,12 +112,17 @@ export function registerAgentCommands(program: Command, context: AgentContext): 
     `agw invoke wallet.agent_budget.guard.check '{"capability_id": "analytics.events.read", "estimated_cost_credits": 5}'`,
     'agw invoke my.capability @params.json --idempotency-key order-2026-11-22-0001',
     'agw invoke my.capability @params.json --approval-token <token>',
+    'agw invoke my.capability @params.json --quote agw_q_…',
   ])
     .argument('<id>', 'capability id')
     .argument('[params]', 'params: JSON object, @file, or - for stdin (default {})')
     .option('--capability-version <version>', 'capability version (default: the current one)')
     .option('--idempotency-key <key>', 'your own key (16-128 visible ASCII) to repeat a call safely')
     .option('--approval-token <token>', 'the token of an approved pending_approval answer')
+    .option(
+      '--quote <quote>',
+      'the price quote `agw dry-run` printed: charged at most its amount, same params only',
+    )
     .action((id: string, params: string | undefined, flags) => invoke(id, params, flags, context));
 
   const keys = program

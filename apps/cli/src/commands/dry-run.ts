@@ -39,6 +39,11 @@ export async function dryRun(
   ];
   if (answer.estimated_cost)
     fields.push(['estimated cost', `${answer.estimated_cost.amount_max} credits (max)`]);
+  // Beyond the spec: `agw invoke --quote` holds the run to that price, for these params, until it expires.
+  if (answer.estimated_cost?.quote) {
+    fields.push(['quote', answer.estimated_cost.quote]);
+    fields.push(['quote expires', String(answer.estimated_cost.quote_expires_at)]);
+  }
   if (answer.would_require_approval !== undefined) {
     const reason = answer.approval_reason ? ` (${answer.approval_reason})` : '';
     fields.push(['needs approval', `${answer.would_require_approval ? 'yes' : 'no'}${reason}`]);

@@ -15,6 +15,8 @@ export interface InvokeFlags extends AgentFlags {
   readonly capabilityVersion?: string | undefined;
   readonly idempotencyKey?: string | undefined;
   readonly approvalToken?: string | undefined;
+  /** A price quote from `agw dry-run`, sent as `Agw-Quote`: the run costs at most the quoted amount. */
+  readonly quote?: string | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function invoke(
       ...(flags.capabilityVersion ? { version: flags.capabilityVersion } : {}),
       ...(flags.idempotencyKey ? { idempotencyKey: flags.idempotencyKey } : {}),
       ...(flags.approvalToken ? { approvalToken: flags.approvalToken } : {}),
+      ...(flags.quote ? { quote: flags.quote } : {}),
     }),
   );
   if (flags.json) {
