@@ -71,6 +71,16 @@ describe('describe', () => {
     expect(answer.json.output_schema.type).toBe('object');
   });
 
+  it('explains the fields of a schema: what a unit code means and which standard it follows', async () => {
+    const answer = await describeCall({ id: 'billing.document.create_draft' });
+    expect(answer.status).toBe(200);
+    const line = answer.json.input_schema.properties.lines.items.properties;
+    expect(line.unit.description).toContain('UN/ECE Recommendation 20');
+    expect(line.unit.description).toContain('HUR = hour');
+    expect(answer.json.input_schema.properties.currency.description).toContain('ISO 4217');
+    expect(answer.json.input_schema.properties.tax_treatment.description).toContain('UNTDID 5305');
+  });
+
   it('resolves an omitted version to the latest non-deprecated one by semver precedence', async () => {
     const latest = await describeCall({ id: 'demo.widget.read' });
     expect(latest.status).toBe(200);
