@@ -242,3 +242,37 @@ describe('dry_run of billing.document.finalize', () => {
     });
   });
 });
+
+describe('dry_run of assist.artifact.save', () => {
+  it('previews the version a save would create, and none for unchanged content', async () => {
+    const fresh = await billing.client.dryRun('assist.artifact.save', { title: 'Plan', content: 'v1' });
+    expect(fresh.effects?.find((effect) => effect.kind === 'preview')).toMatchObject({
+      preview: { created: true, version: 1, version_created: true },
+    });
+    const saved = (await billing.client.invoke('assist.artifact.save', { title: 'Plan', content: 'v1' })) as {
+      result: { artifact: { id: string } };
+    };
+    const id = saved.result.artifact.id;
+    const changed = await billing.client.dryRun('assist.artifact.save', { artifact_id: id, content: 'v2' });
+    expect(changed.effects?.find((effect) => effect.kind === 'preview')).toMatchObject({
+      preview: { created: false, version: 2, version_created: true },
+    });
+    const same = await billing.client.dryRun('assist.artifact.save', { artifact_id: id, content: 'v1' });
+    expect(same.effects?.find((effect) => effect.kind === 'preview')).toMatchObject({
+      preview: { version: 1, version_created: false },
+    });
+    const versions = await gateway.knex('assist_artifact_versions').where({ artifact_id: id });
+    expect(versions).toHaveLength(1);
+  });
+
+  it('names an unknown artifact as invoke would (not_found)', async () => {
+    const answer = await billing.client.dryRun('assist.artifact.save', {
+      artifact_id: randomUUID(),
+      content: 'x',
+    });
+    expect(answer.violations?.[0]).toMatchObject({
+      schema_pointer: '/params/artifact_id',
+      code: 'not_found',
+    });
+  });
+});

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import { MAX_ARTIFACT_CONTENT_BYTES } from '@agw/contracts';
 import { contractOf } from '../contract-of.js';
-import { type CapabilityContext, CapabilityError, defineCapabilityHandler } from '../define.js';
+import {
+  type CapabilityContext,
+  CapabilityError,
+  defineCapabilityHandler,
+  violationsOfError,
+} from '../define.js';
 import { runStatement } from '../sql.js';
 import { artifactNotFound } from './contract.js';
 import { artifactRecord, versionRecord } from './records.js';
@@ -9,6 +14,7 @@ import {
   type ArtifactRow,
   insertArtifact,
   insertVersion,
+  selectArtifact,
   selectArtifactForUpdate,
   selectVersion,
   updateArtifact,
@@ -57,21 +63,75 @@ function checkInput(input: SaveInput, format: string): { size: number; metadata:
   return { size, metadata };
 }
 
+/** What a save of `input` does: the checked content, and the version it lands in. */
+interface SavePlan {
+  readonly format: string;
+  readonly size: number;
+  readonly metadata: string;
+  readonly sha256: string;
+  /** The version the artifact is at after the save. */
+  readonly version: number;
+  /** A new version is written (a new artifact, or changed content or format). */
+  readonly versionCreated: boolean;
+}
+
+/**
+ * The rules of a save of `input` onto `current` (the artifact it names; undefined for a new one, or
+ * when it names none): a new artifact needs a title; the content, its format and the metadata keep
+ * their bounds. Throws the refusal `handle` answers; shared with the preflight.
+ */
+function planSave(input: SaveInput, current: ArtifactRow | undefined): SavePlan {
+  const sha256 = createHash('sha256').update(input.content, 'utf8').digest('hex');
+  if (input.artifact_id === undefined) {
+    if (input.title === undefined) refuse('/params/title', 'is required for a new artifact');
+    const format = input.content_format ?? 'text';
+    return { ...checkInput(input, format), format, sha256, version: 1, versionCreated: true };
+  }
+  if (current === undefined) artifactNotFound(input.artifact_id);
+  const format = input.content_format ?? current.content_format;
+  const checked = checkInput({ ...input, metadata: input.metadata ?? current.metadata }, format);
+  const changed = sha256 !== current.sha256 || format !== current.content_format;
+  const version = changed ? current.current_version + 1 : current.current_version;
+  return { ...checked, format, sha256, version, versionCreated: changed };
+}
+
 /**
  * `assist.artifact.save`: without `artifact_id` a new artifact at version 1; with it, the artifact's
  * next version when the content (or its format) changed, and none when it is identical (title, type,
  * source and metadata describe the artifact and change in place). The artifact row is locked first,
- * so concurrent saves of one artifact number their versions one after the other, none lost.
+ * so concurrent saves of one artifact number their versions one after the other, none lost. Its
+ * preflight runs the same rules and previews the version the save would land in.
  */
 export const assistArtifactSaveHandler = defineCapabilityHandler<SaveInput, unknown>({
   contract: contractOf('assist.artifact.save'),
+  async preflight(input, ctx) {
+    const current =
+      input.artifact_id === undefined
+        ? undefined
+        : (await runStatement<ArtifactRow>(ctx.sql, selectArtifact, [ctx.organizationId, input.artifact_id]))
+            .rows[0];
+    try {
+      const plan = planSave(input, current);
+      const preview = {
+        created: input.artifact_id === undefined,
+        version_created: plan.versionCreated,
+        // Unless another save of the same artifact comes first.
+        version: plan.version,
+        content_format: plan.format,
+        size_bytes: plan.size,
+        sha256: plan.sha256,
+      };
+      return { violations: [], preview };
+    } catch (error) {
+      if (error instanceof CapabilityError)
+        return { violations: violationsOfError(error, '/params/artifact_id') };
+      throw error;
+    }
+  },
   async handle(input, ctx) {
     const org = ctx.organizationId;
-    const sha256 = createHash('sha256').update(input.content, 'utf8').digest('hex');
     if (input.artifact_id === undefined) {
-      if (input.title === undefined) refuse('/params/title', 'is required for a new artifact');
-      const format = input.content_format ?? 'text';
-      const { size, metadata } = checkInput(input, format);
+      const { format, size, metadata, sha256 } = planSave(input, undefined);
       const id = ctx.ids.uuid();
       const artifact = (
         await runStatement<ArtifactRow>(ctx.sql, insertArtifact, [
@@ -93,14 +153,12 @@ export const assistArtifactSaveHandler = defineCapabilityHandler<SaveInput, unkn
       return { artifact: artifactRecord(artifact), version, created: true, version_created: true };
     }
 
-    const current = (
+    const locked = (
       await runStatement<ArtifactRow>(ctx.sql, selectArtifactForUpdate, [org, input.artifact_id])
     ).rows[0];
-    if (current === undefined) artifactNotFound(input.artifact_id);
-    const format = input.content_format ?? current.content_format;
-    const { size, metadata } = checkInput({ ...input, metadata: input.metadata ?? current.metadata }, format);
-    const changed = sha256 !== current.sha256 || format !== current.content_format;
-    const number = changed ? current.current_version + 1 : current.current_version;
+    const plan = planSave(input, locked);
+    const current = locked as ArtifactRow;
+    const { format, size, metadata, sha256, version: number, versionCreated: changed } = plan;
     const described =
       (input.title ?? current.title) !== current.title ||
       (input.artifact_type ?? current.artifact_type) !== current.artifact_type ||
