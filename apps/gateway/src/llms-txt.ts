@@ -139,6 +139,15 @@ For a capability with a cost: (1) describe it; (2) dry_run it and read estimated
 and proceed only when status is \`succeeded\` and result.allowed is true (the decision is under result,
 not at the top level); (4) invoke the capability with an idempotency key.
 
+A price quote (beyond the spec): a valid dry_run's estimated_cost also carries \`quote\` (an opaque
+\`agw_q_...\` string) and \`quote_expires_at\` (15 minutes by default). Send it with the invoke of the same
+capability and the same params, as the HTTP header \`Agw-Quote: <quote>\` (over MCP: the tools/call's
+params._meta["agw/quote"]); the run is then charged at most amount_max. Changed params, an expired quote,
+another installation's or an altered one are refused with 409 \`quote_invalid\` before anything runs:
+dry_run again for a fresh quote. A budget cap that resets (daily, monthly, hourly burn rate) is refused
+with retryable true and retry_after_seconds until it lifts, by invoke and already by dry_run (a
+\`budget\` violation). An archived PDF, Factur-X or XRechnung is charged once: re-reads cost nothing.
+
 ## Quote to cash (billing)
 
 Keep a small business's books: customers, quotes, orders, invoices with exact EN 16931 totals, gap-free
