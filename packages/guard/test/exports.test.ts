@@ -16,6 +16,7 @@ it('exports exactly the documented runtime names', () => {
     'bearerToken',
     'billingGuard',
     'brokenCaps',
+    'budgetRefusal',
     'buildAuditRecord',
     'canonicalJson',
     'chargeScope',
