@@ -1,6 +1,11 @@
+import { walkThroughs } from './llms-txt-walkthroughs.js';
+
 /**
- * Renders GET /llms.txt: the plain-text entry point that walks an agent through onboarding, the
- * four meta-tools, the paid sequence and the rules for stopping. Built once at start.
+ * Renders GET /llms.txt (llmstxt.org form): the plain-text entry point that walks an agent through
+ * onboarding, the four meta-tools, the paid sequence, a worked walk-through per domain and the rules for
+ * stopping. The walk-throughs are `http` blocks a test runs in order as written
+ * (test/llms-txt-walkthrough.test.ts): keep to the convention the text states under "How to read the
+ * examples". Built once at start.
  *
  * @example
  * const text = renderLlmsTxt('https://gateway.example.com');
@@ -16,6 +21,17 @@ export function renderLlmsTxt(baseUrl: string): string {
 All bodies are JSON (send \`Content-Type: application/json\`). Every response carries \`X-Request-Id\`.
 Access to the gateway is in beta and is enabled by the operator.
 
+## How to read the examples
+
+The walk-throughs below are fenced \`http\` blocks: one request as it goes over the wire — the request
+line (method and absolute URL), the headers, a blank line, the body. The line after a block starts with
+\`→\` and gives the status the gateway answers, then the values later steps use, each as
+\`$NAME = path\` (a dotted path into the JSON answer; \`.0\` is an array's first item). Wherever a later
+block says \`$NAME\`, write that value. \`$KEY\` is your installation key (onboarding below);
+\`$OPERATOR_KEY\` appears only in steps a human operator takes, never you. The idempotency keys are
+fixed strings so that a retry resends the same one; use your own unique ones. The gateway's tests run
+every walk-through as written, in order, against a fresh gateway.
+
 ## Discovery (no authentication)
 
 - GET ${b}/health - service status and the state of database, redis and mail
@@ -25,7 +41,16 @@ Access to the gateway is in beta and is enabled by the operator.
 - GET ${b}/mcp/tools - compact meta-tool definitions
 - POST ${b}/mcp - the same four meta-tools as an MCP server (Streamable HTTP, stateless; send your
   installation key as \`Authorization: Bearer <key>\`)
-- GET ${b}/openapi.json - OpenAPI 3.1 document of the whole interface
+- GET ${b}/openapi.json - OpenAPI 3.1 document of the whole interface, the public routes below included
+
+Public routes (no key; for people and pages, not for agents' own calls):
+
+- GET ${b}/book/{slug} - a public booking link's page, for a person to pick a time (HTML);
+  GET ${b}/book/{slug}/{secret} - a secret link's page
+- GET ${b}/book/{slug}/slots?tz=Europe/Berlin - the link's free times as JSON (secret links: add /{secret})
+- POST ${b}/book/{slug}/bookings - book one of them (JSON: start, name, email)
+- GET ${b}/a/script.js - the analytics tracker a page includes
+- POST ${b}/a/events - analytics events from a page or a server, with a property's public ingestion id
 
 ## Onboarding, step by step
 
@@ -85,10 +110,12 @@ examples make one with node, which runs in any POSIX shell: \`$(node -e 'console
    curl -sS ${b}/org/current -H 'Authorization: Bearer <installation_key.token>'
 
    Polling rule: first poll 30 seconds after the last onboarding step, then at most one poll per
-   60 seconds, and give up after 15 minutes. Until approval (and before the codes are redeemed) the
-   gateway answers 412 \`precondition_failed\`: that is expected; wait, redeem what is missing, never retry
-   in a tight loop. You are done when installation.operator_approval_status is \`approved\`. (The
-   operator approves with \`npm run agw -- installations approve <installation_id>\`.)
+   60 seconds, and give up after 15 minutes. Before the owner code (and the agent code, when you set
+   agent_email) is redeemed, /org/current answers 412 \`precondition_failed\`: redeem what is missing.
+   Once the codes are redeemed it answers 200, and installation.operator_approval_status is \`pending\`
+   until the operator decides; meanwhile dry_run and invoke answer 412 \`precondition_failed\`. That is
+   expected: wait, never retry in a tight loop. You are done when operator_approval_status is
+   \`approved\`. (The operator approves with \`npm run agw -- installations approve <installation_id>\`.)
 
 6. Capabilities with a cost are paid from the organization's wallet, which starts empty: the operator
    credits it (\`npm run agw -- wallet credit <organization_id> 10\`). Until then a paid invoke is refused
@@ -117,7 +144,10 @@ describe also answer anonymous calls.
 - POST ${b}/mcp/describe - the full runtime contract of one capability: input_schema, output_schema
   (authoritative for params and result), scopes, risk level, cost, and dry_run (\`supported\` or \`required\`).
   {"id":"billing.document.create_draft"}
-- POST ${b}/mcp/dry_run - validate and simulate without any state change or external effect.
+- POST ${b}/mcp/dry_run - validate and simulate without any state change or external effect. Beyond the
+  schema it runs the capability's own business rules (an amount over an invoice's open balance, a
+  document in the wrong state) and the budget check, so a call that would fail is known before an
+  operator is asked to approve it; a draft's totals come back as a preview in effects.
   {"id":"billing.document.create_draft","params":{"document_type":"invoice","document_date":"2026-01-31",
    "lines":[{"item_name":"Consulting","quantity":2,"unit_price":150}]}}
   Answers valid, violations, would_require_approval, estimated_cost.amount_max, effects.
@@ -128,7 +158,8 @@ describe also answer anonymous calls.
    "idempotency_key":"0b9f5c1e-8a4e-4f7b-9c2d-3f1a2b3c4d5e"}
   Answers status \`succeeded\` (result), \`pending_approval\` (approval; invoke again with its
   approval_token once approved) or \`accepted\` (poll); replayed is true when an earlier answer for the same
-  idempotency key is returned.
+  idempotency key is returned. The reads of a \`*.manage\` capability (\`"operation":"list"\`, or \`get\`)
+  need no idempotency_key: describe lists them as read_operations, the others as mutating_operations.
 
 ## The paid sequence
 
@@ -148,43 +179,7 @@ dry_run again for a fresh quote. A budget cap that resets (daily, monthly, hourl
 with retryable true and retry_after_seconds until it lifts, by invoke and already by dry_run (a
 \`budget\` violation). An archived PDF, Factur-X or XRechnung is charged once: re-reads cost nothing.
 
-## Quote to cash (billing)
-
-Keep a small business's books: customers, quotes, orders, invoices with exact EN 16931 totals, gap-free
-invoice numbers, payments and reminders. Scopes \`billing:read\` and \`billing:write\` (a new installation
-has both). Run the steps in this order; each line is the JSON body of one POST ${b}/mcp/invoke, e.g.
-
-  curl -sS -X POST ${b}/mcp/invoke -H 'Authorization: Bearer <installation_key.token>' \\
-    -H 'Content-Type: application/json' -d '<body>'
-
-Replace each \`<..._id>\` with the id the earlier step answered; use your own unique idempotency keys.
-Amounts are JSON numbers in the document's currency, computed exactly (VAT per rate group, half-up).
-
-1. Your issuer profile (its number patterns number your documents; \`{SEQ:5}\` is a 5-digit counter):
-   {"id":"billing.profile.save","params":{"display_name":"Example Ltd","issuer_name":"Example Ltd","issuer_country":"DE","issuer_vat_id":"DE123456789","number_patterns":{"invoice":"RE-{YYYY}-{SEQ:5}"}},"idempotency_key":"llms-billing-01-profile"}
-2. The customer; \`<account_id>\` is result.account.id:
-   {"id":"billing.account.save","params":{"name":"Muster GmbH","country_code":"DE","email":"ap@muster.example","payment_terms_days":14},"idempotency_key":"llms-billing-02-account"}
-3. A quote for them; \`<quote_id>\` is result.document_id (result.totals: 300.00 net, 57.00 VAT, 357.00):
-   {"id":"billing.document.create_draft","params":{"document_type":"quote","document_date":"2026-11-26","account_id":"<account_id>","title":"Website relaunch","lines":[{"item_name":"Consulting","quantity":2,"unit_price":150,"tax_percent":19}]},"idempotency_key":"llms-billing-03-quote"}
-4. Accepted: the quote becomes a sales order; \`<order_id>\` is result.document_id:
-   {"id":"billing.document.convert_quote_to_order","params":{"source_document_id":"<quote_id>"},"idempotency_key":"llms-billing-04-order"}
-5. Delivered: the order becomes a draft invoice; \`<invoice_id>\` is result.document_id:
-   {"id":"billing.document.convert_order_to_invoice","params":{"source_document_id":"<order_id>"},"idempotency_key":"llms-billing-05-invoice"}
-6. Issue it: finalize assigns the number (result.number, RE-<year>-00001 for the year's first) and freezes it for good:
-   {"id":"billing.document.finalize","params":{"document_id":"<invoice_id>"},"idempotency_key":"llms-billing-06-finalize"}
-7. A payment arrives. payment.record is risk high: the first invoke answers \`pending_approval\`; once the
-   operator approved, invoke the same params again with "approval_token" (and a new idempotency key):
-   {"id":"billing.payment.record","params":{"document_id":"<invoice_id>","amount":100,"payment_method":"bank_transfer"},"idempotency_key":"llms-billing-07-payment"}
-8. The rest arrives (more than the balance is refused, naming it); the invoice is then \`paid\`:
-   {"id":"billing.payment.record","params":{"document_id":"<invoice_id>","amount":257},"idempotency_key":"llms-billing-08-payment"}
-9. Check: status \`paid\`, balance 0, both payments:
-   {"id":"billing.document.read","params":{"document_id":"<invoice_id>"}}
-
-What is still open: {"id":"billing.document.list","params":{"open_filter":"open","sort_by":"document_date"}}.
-An overdue open invoice gets the next reminder level with billing.reminder.create. A mistake on an
-issued invoice is corrected with a credit_note (create_draft with corrects_document_id, then finalize);
-billing.document.void of an issued invoice needs an operator's approval.
-
+${walkThroughs(b)}
 ## Errors
 
 Every error is one JSON envelope, nothing else at the top level:
