@@ -276,3 +276,25 @@ describe('dry_run of assist.artifact.save', () => {
     });
   });
 });
+
+describe('dry_run of billing.reminder.create', () => {
+  it('reminds only an overdue invoice, saying from when; previews the level it would get', async () => {
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const early = await billing.client.dryRun('billing.reminder.create', { invoice_id: invoiceId });
+    expect(early.valid).toBe(false);
+    expect(early.violations?.[0]).toMatchObject({
+      schema_pointer: '/params/invoice_id',
+      code: 'conflict',
+      message: expect.stringContaining('is not overdue'),
+      hint: `Only an overdue invoice is reminded: from ${tomorrow} on.`,
+    });
+    const due = await billing.client.dryRun('billing.reminder.create', {
+      invoice_id: invoiceId,
+      reminder_date: tomorrow,
+    });
+    expect(due.valid).toBe(true);
+    expect(due.effects?.find((effect) => effect.kind === 'preview')).toMatchObject({
+      preview: { reminder_level: 'payment_reminder', reminder_date: tomorrow, due_date_at_reminder: today },
+    });
+  });
+});
