@@ -61,8 +61,13 @@ export interface ApprovalRecord {
   readonly consumed_at: string | null;
 }
 
-/** What the policy guard asks the approval store to create. */
-export type NewApproval = Omit<ApprovalRecord, 'approval_id' | 'status' | 'consumed_at'>;
+/**
+ * What the policy guard asks the approval store to create. `params` are the run's params, so a store
+ * can show the operator what they approve (keep them encrypted at rest); only `params_hash` binds.
+ */
+export type NewApproval = Omit<ApprovalRecord, 'approval_id' | 'status' | 'consumed_at'> & {
+  readonly params?: unknown;
+};
 
 /** Pending approvals, decided by an operator, consumed once by the run they approve. */
 export interface ApprovalStore {

@@ -11,6 +11,7 @@ import { indexFinishedInvokeJobs } from './migrations/20261124010000-index-finis
 import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
 import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 import { domainMail } from './migrations/20261126000000-domain-mail.js';
+import { createConsole } from './migrations/20261201000000-console.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -35,6 +36,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   createRuntimeRole,
   hashIdempotencyKeys,
   domainMail,
+  createConsole,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

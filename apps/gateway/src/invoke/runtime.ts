@@ -114,7 +114,8 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     // The kill switch alone, cached: a free read then reads no wallet (billing reads it when paid).
     killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
     validator: createValidator(),
-    approvals: createKnexApprovalStore(knex),
+    // The mail's secret box also encrypts an approval's params for the operator console.
+    approvals: createKnexApprovalStore(knex, options.mail?.box),
     audit: createKnexAuditSink(knex),
     wallet,
     egress: createStaticEgressPolicy(egress.allowedHosts),

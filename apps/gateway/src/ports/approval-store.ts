@@ -5,6 +5,7 @@ import { sqlPoolOf } from '../db/pool.js';
 import { transactionOnPool } from '../db/pool-transaction.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { toIso } from '../keys/key-store.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 interface ApprovalRow extends Omit<ApprovalRecord, 'created_at' | 'expires_at' | 'consumed_at'> {
   readonly created_at: Date | string;
@@ -43,15 +44,16 @@ const RENEW_TEXT = `UPDATE approvals SET token_hash = $5::text
   RETURNING ${COLUMNS}`;
 
 const RENEW = { name: 'agw.approval.renew', text: RENEW_TEXT };
-// Renews, or else inserts the approval ($7 organization, $8 reason, $9 expiry; $6 is its created_at).
+// Renews, or else inserts the approval ($7 organization, $8 reason, $9 expiry, $10 the encrypted params;
+// $6 is its created_at).
 const RENEW_OR_CREATE = {
   name: 'agw.approval.renew-or-create',
   text: `WITH renewed AS (${RENEW_TEXT}),
     created AS (
       INSERT INTO approvals (token_hash, organization_id, installation_id, capability_id, capability_version,
-                             params_hash, reason, created_at, expires_at)
+                             params_hash, reason, created_at, expires_at, params_ciphertext)
       SELECT $5::text, $7::uuid, $1::uuid, $2::text, $3::text, $4::text, $8::text, $6::timestamptz,
-             $9::timestamptz
+             $9::timestamptz, $10::bytea
        WHERE NOT EXISTS (SELECT 1 FROM renewed)
       RETURNING ${COLUMNS})
     SELECT * FROM renewed UNION ALL SELECT * FROM created`,
@@ -69,7 +71,8 @@ const CONSUME = {
 };
 
 /**
- * The guard's ApprovalStore over the `approvals` table; `consume` is a compare-and-set.
+ * The guard's ApprovalStore over the `approvals` table; `consume` is a compare-and-set. With `box`, a
+ * new approval's params are stored encrypted (purpose `approval-params`) for the operator console.
  *
  * Dedupe: `renewPending` rebinds a still-pending approval of the same run to a fresh token, and
  * `create` itself does the same check under a transaction-scoped advisory lock keyed by the run
@@ -79,7 +82,7 @@ const CONSUME = {
  * committed (each statement its own snapshot). `create` opens its transaction on the pool: the approval
  * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
  */
-export function createKnexApprovalStore(knex: Knex): ApprovalStore {
+export function createKnexApprovalStore(knex: Knex, box?: SecretBox): ApprovalStore {
   const pool = sqlPoolOf(knex);
   // The run's unit of work, if it has one; the pool otherwise (the policy guard runs at admission).
   const sqlOf = (unit: unknown) => unitOf(unit)?.sql ?? pool;
@@ -99,6 +102,9 @@ export function createKnexApprovalStore(knex: Knex): ApprovalStore {
           approval.organization_id,
           approval.reason,
           approval.expires_at,
+          box === undefined || approval.params === undefined
+            ? null
+            : box.encrypt('approval-params', JSON.stringify(approval.params)),
         ]);
         return toRecord(rows[0] as ApprovalRow);
       }),

@@ -16,7 +16,9 @@ export type SecretPurpose =
   | 'mail-body'
   | 'mail-attachments'
   | 'search-cursor'
-  | 'quote';
+  | 'quote'
+  | 'approval-params'
+  | 'console-csrf';
 
 // Ciphertext layout: version byte, 8-byte key id, 12-byte IV, 16-byte GCM tag, ciphertext.
 const FORMAT_VERSION = 1;

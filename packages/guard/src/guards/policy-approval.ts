@@ -56,6 +56,7 @@ export async function createApprovalChallenge(input: {
       capability_id: request.capability.id,
       capability_version: request.capability.version,
       params_hash: paramsHash,
+      params: request.params,
       reason,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + input.approvalTtlSeconds * 1000).toISOString(),

@@ -12,7 +12,7 @@ export interface MemoryApprovalStore extends ApprovalStore {
 export function createMemoryApprovalStore(): MemoryApprovalStore {
   const records = new Map<string, ApprovalRecord>();
   return {
-    create(approval) {
+    create({ params: _params, ...approval }) {
       const record: ApprovalRecord = {
         ...approval,
         approval_id: randomUUID(),
