@@ -125,6 +125,26 @@ describe('invoke of billing.payment.record over the balance', () => {
   });
 });
 
+describe('the hint of a business rule at invoke', () => {
+  it('is not "The request does not match the schema" when the params match it', async () => {
+    const error = await refusal(
+      billing.client.invoke('billing.document.create_draft', {
+        document_type: 'invoice',
+        document_date: today,
+        account_id: randomUUID(),
+        lines: invoiceLines,
+      }),
+    );
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      schemaPointer: '/params/account_id',
+    });
+    expect(error.hint).not.toMatch(/does not match the schema/);
+    expect(error.hint).toMatch(/match the schema but a rule of the capability refuses them/);
+  });
+});
+
 describe('dry_run of billing.document.create_draft', () => {
   it('previews the totals per VAT group the draft would get, and stores no draft', async () => {
     const count = async () =>
