@@ -42,7 +42,10 @@ export interface AgentConnection {
   readonly configPath: string;
 }
 
-/** URL: --url, AGW_URL, the profile's url, the default. Key: AGW_KEY, then the profile's key. */
+/**
+ * URL: --url, AGW_URL, the profile's url, the running `agw serve`'s, the default. Key: AGW_KEY, then the
+ * profile's key.
+ */
 export async function resolveAgentConnection(
   flags: AgentFlags,
   context: AgentContext,
@@ -50,7 +53,7 @@ export async function resolveAgentConnection(
   const profileName = flags.profile ?? DEFAULT_PROFILE;
   const profile = await readProfile(context.env, profileName);
   const envUrl = context.env.AGW_URL?.trim() ? context.env.AGW_URL : undefined;
-  const url = resolveGatewayUrl({ url: flags.url ?? envUrl ?? profile.url }, {});
+  const url = resolveGatewayUrl({ url: flags.url ?? envUrl ?? profile.url }, context);
   const envKey = context.env.AGW_KEY?.trim();
   return {
     profileName,

@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type AdminClient, ConnectionError, createAdminClient, GatewayError } from '@agw/client/admin';
+import type { CommandContext } from './context.js';
 import { EXIT, ExitError } from './io.js';
+import { runningGateway } from './serve-state.js';
 
 /** Flags every operator command accepts. */
 export interface OperatorFlags {
-  /** Gateway address; wins over AGW_URL. */
+  /** Gateway address; wins over AGW_URL and the running `agw serve`. */
   readonly url?: string | undefined;
-  /** DATA_DIR holding operator.key (and mail/); wins over DATA_DIR. */
+  /** DATA_DIR holding operator.key (and mail/); wins over DATA_DIR and the running `agw serve`. */
   readonly dataDir?: string | undefined;
   /** Print JSON for scripts instead of tables. */
   readonly json?: boolean | undefined;
@@ -19,15 +21,23 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** Default gateway address (the gateway's own default HOST and PORT). */
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8080';
 
-/** DATA_DIR as the gateway resolves it: --data-dir, then DATA_DIR, then ./.data, made absolute. */
-export function resolveDataDir(flags: Pick<OperatorFlags, 'dataDir'>, env: Env): string {
-  const raw = flags.dataDir ?? blankToUndefined(env.DATA_DIR) ?? './.data';
+/**
+ * The data directory: --data-dir, then DATA_DIR, then the running `agw serve`'s (its state file), then
+ * ./.data, made absolute as the gateway does.
+ */
+export function resolveDataDir(flags: Pick<OperatorFlags, 'dataDir'>, context: CommandContext): string {
+  const raw =
+    flags.dataDir ?? blankToUndefined(context.env.DATA_DIR) ?? runningGateway(context)?.data_dir ?? './.data';
   return isAbsolute(raw) ? raw : resolve(raw);
 }
 
-/** The gateway URL: --url, then AGW_URL, then http://127.0.0.1:8080. Exit 2 when not http(s). */
-export function resolveGatewayUrl(flags: Pick<OperatorFlags, 'url'>, env: Env): string {
-  const url = flags.url ?? blankToUndefined(env.AGW_URL) ?? DEFAULT_GATEWAY_URL;
+/**
+ * The gateway URL: --url, then AGW_URL, then the running `agw serve`'s (its state file), then
+ * http://127.0.0.1:8080. Exit 2 when not http(s).
+ */
+export function resolveGatewayUrl(flags: Pick<OperatorFlags, 'url'>, context: CommandContext): string {
+  const url =
+    flags.url ?? blankToUndefined(context.env.AGW_URL) ?? runningGateway(context)?.url ?? DEFAULT_GATEWAY_URL;
   if (!/^https?:\/\/[^/\s]+/i.test(url)) {
     throw new ExitError(
       EXIT.usage,
@@ -41,10 +51,13 @@ export function resolveGatewayUrl(flags: Pick<OperatorFlags, 'url'>, env: Env): 
  * The operator key: AGW_OPERATOR_KEY, else the first line of DATA_DIR/operator.key (written by the
  * gateway at its first start). Exit 2 when neither is there; the key itself is never printed.
  */
-export async function resolveOperatorKey(flags: Pick<OperatorFlags, 'dataDir'>, env: Env): Promise<string> {
-  const fromEnv = blankToUndefined(env.AGW_OPERATOR_KEY);
+export async function resolveOperatorKey(
+  flags: Pick<OperatorFlags, 'dataDir'>,
+  context: CommandContext,
+): Promise<string> {
+  const fromEnv = blankToUndefined(context.env.AGW_OPERATOR_KEY);
   if (fromEnv) return fromEnv;
-  const path = join(resolveDataDir(flags, env), 'operator.key');
+  const path = join(resolveDataDir(flags, context), 'operator.key');
   const content = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw new ExitError(EXIT.usage, `cannot read ${path}: ${error.code ?? error.message}`);
@@ -60,9 +73,9 @@ export async function resolveOperatorKey(flags: Pick<OperatorFlags, 'dataDir'>, 
 }
 
 /** An admin client for the configured gateway and key. */
-export async function operatorClient(flags: OperatorFlags, env: Env): Promise<AdminClient> {
-  const baseUrl = resolveGatewayUrl(flags, env);
-  const operatorKey = await resolveOperatorKey(flags, env);
+export async function operatorClient(flags: OperatorFlags, context: CommandContext): Promise<AdminClient> {
+  const baseUrl = resolveGatewayUrl(flags, context);
+  const operatorKey = await resolveOperatorKey(flags, context);
   return createAdminClient({ baseUrl, operatorKey, userAgent: 'agw-cli' });
 }
 

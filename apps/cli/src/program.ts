@@ -43,7 +43,11 @@ export function createProgram(context: ProgramContext): Command {
       '\nExamples:\n  $ agw serve\n  $ agw serve --port 9000 --data-dir /var/lib/agw\n  $ DATABASE_URL=postgres://agw@127.0.0.1:5432/agw REDIS_URL=redis://127.0.0.1:6379 agw serve --host 0.0.0.0',
     )
     .action((options: { port?: string; host?: string; dataDir?: string }) =>
-      serve(options, { env: context.env, stopSignal: (context.stopSignal ?? processStopSignal)() }),
+      serve(options, {
+        env: context.env,
+        io: context.io,
+        stopSignal: (context.stopSignal ?? processStopSignal)(),
+      }),
     );
 
   program

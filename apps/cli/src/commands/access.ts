@@ -10,7 +10,7 @@ const MODE_TEXT: Record<AccessMode, string> = {
 
 /** `agw access show`: the registration mode. */
 export async function accessShow(flags: OperatorFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const mode = await withGateway(() => client.getAccessMode());
   if (flags.json) {
     writeJson(context.io, { mode });
@@ -25,7 +25,7 @@ export async function accessSetMode(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const change = await withGateway(() => client.setAccessMode(mode));
   if (flags.json) {
     writeJson(context.io, change);
@@ -44,7 +44,7 @@ export async function accessInvite(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const result = await withGateway(() => client.invite(email));
   if (flags.json) {
     writeJson(context.io, result);
@@ -59,7 +59,7 @@ export async function accessInvite(
 
 /** `agw access invites`: every invitation and whether a registration used it. */
 export async function accessInvites(flags: OperatorFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const invites = await withGateway(() => client.listInvites());
   if (flags.json) {
     writeJson(context.io, { invites });

@@ -20,7 +20,7 @@ export interface ApprovalsListFlags extends OperatorFlags {
 
 /** `agw approvals list`: what waits for the operator (pending by default), oldest first. */
 export async function approvalsList(flags: ApprovalsListFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const approvals = await withGateway(() =>
     client.listApprovals({
       ...(flags.status ? { status: flags.status } : {}),
@@ -56,7 +56,7 @@ export async function approvalsShow(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const approval = await withGateway(() => client.getApproval(id));
   if (flags.json) {
     writeJson(context.io, { approval });
@@ -71,7 +71,7 @@ export async function approvalsApprove(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   report(await withGateway(() => client.approveApproval(id)), 'approved', flags, context);
 }
 
@@ -86,7 +86,7 @@ export async function approvalsDeny(
   flags: ApprovalsDenyFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   report(await withGateway(() => client.denyApproval(id, flags.reason)), 'denied', flags, context);
 }
 

@@ -25,7 +25,7 @@ export interface AuditListFlags extends OperatorFlags {
 /** `agw audit list`: audit rows, newest first, one page (`--cursor` for the next). */
 export async function auditList(flags: AuditListFlags, context: CommandContext): Promise<void> {
   const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit);
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const page = await withGateway(() =>
     client.listAuditEvents({
       ...(flags.org ? { organization: flags.org } : {}),
@@ -76,7 +76,7 @@ export interface AuditVerifyFlags extends OperatorFlags {
  */
 export async function auditVerify(flags: AuditVerifyFlags, context: CommandContext): Promise<void> {
   const anchor = flags.anchor === undefined ? undefined : parseAnchor(flags.anchor);
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const result = await withGateway(() => client.verifyAuditLog(anchor));
   if (flags.json) writeJson(context.io, result);
   else context.io.stdout(describeVerification(result, colorsFor(context.io, context.env)));

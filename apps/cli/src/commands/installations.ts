@@ -24,7 +24,7 @@ export async function installationsList(
   flags: InstallationsListFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const installations = await withGateway(() =>
     client.listInstallations(flags.status ? { status: flags.status } : {}),
   );
@@ -64,7 +64,7 @@ export async function installationsShow(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const installation = await withGateway(() => client.getInstallation(id));
   if (flags.json) {
     writeJson(context.io, { installation });
@@ -79,7 +79,7 @@ export async function installationsApprove(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const decision = await withGateway(() => client.approveInstallation(id));
   reportDecision(decision, 'approved', flags, context);
 }
@@ -90,7 +90,7 @@ export async function installationsBlock(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const decision = await withGateway(() => client.blockInstallation(id));
   reportDecision(decision, 'blocked', flags, context);
 }

@@ -11,7 +11,7 @@ export interface MailboxFlags {
 
 /** `agw mail list`: the dev mailbox under DATA_DIR/mail, oldest first. */
 export async function mailList(flags: MailboxFlags, context: CommandContext): Promise<void> {
-  const dataDir = resolveDataDir(flags, context.env);
+  const dataDir = resolveDataDir(flags, context);
   const messages = await listMailbox(dataDir);
   if (flags.json) {
     writeJson(context.io, { messages });
@@ -33,7 +33,7 @@ export async function mailList(flags: MailboxFlags, context: CommandContext): Pr
 
 /** `agw mail show <id>`: the headers and decoded text body of one message. */
 export async function mailShow(id: string, flags: MailboxFlags, context: CommandContext): Promise<void> {
-  const message = await findMailboxMessage(resolveDataDir(flags, context.env), id);
+  const message = await findMailboxMessage(resolveDataDir(flags, context), id);
   if (flags.json) {
     writeJson(context.io, { message });
     return;
@@ -65,7 +65,7 @@ export async function mailSuppress(
   flags: SuppressFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const result = await withGateway(() => client.suppressMail(email, flags.reason));
   if (flags.json) {
     writeJson(context.io, result);
@@ -82,7 +82,7 @@ export async function mailUnsuppress(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const result = await withGateway(() => client.unsuppressMail(email));
   if (flags.json) {
     writeJson(context.io, result);
@@ -97,7 +97,7 @@ export async function mailUnsuppress(
 
 /** `agw mail suppressions`: every suppressed address. */
 export async function mailSuppressions(flags: OperatorFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const suppressions = await withGateway(() => client.listMailSuppressions());
   if (flags.json) {
     writeJson(context.io, { suppressions });

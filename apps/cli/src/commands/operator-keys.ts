@@ -22,9 +22,7 @@ export async function operatorKeyCreate(
   const created = flags.database
     ? await createInDatabase(flags, context)
     : await withGateway(async () =>
-        (await operatorClient(flags, context.env)).createOperatorKey(
-          flags.label ? { label: flags.label } : {},
-        ),
+        (await operatorClient(flags, context)).createOperatorKey(flags.label ? { label: flags.label } : {}),
       );
   if (flags.json) {
     writeJson(context.io, { key: created.key, token: created.token });
@@ -39,7 +37,7 @@ export async function operatorKeyCreate(
 
 /** `agw operator key list`: prefix, label, status, created and last used; never a secret. */
 export async function operatorKeyList(flags: OperatorFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const keys = await withGateway(() => client.listOperatorKeys());
   if (flags.json) {
     writeJson(context.io, { operator_keys: keys });
@@ -65,7 +63,7 @@ export async function operatorKeyRevoke(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const key = await withGateway(() => client.revokeOperatorKey(prefix));
   if (flags.json) {
     writeJson(context.io, { key });

@@ -5,7 +5,7 @@ import { writeJson } from '../output.js';
 
 /** `agw orgs activate <org-id>`: the organization's installations may work again. */
 export async function orgsActivate(id: string, flags: OperatorFlags, context: CommandContext): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   report(await withGateway(() => client.activateOrganization(id)), flags, context);
 }
 
@@ -15,7 +15,7 @@ export async function orgsDeactivate(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   report(await withGateway(() => client.deactivateOrganization(id)), flags, context);
 }
 

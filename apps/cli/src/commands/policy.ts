@@ -10,7 +10,7 @@ export async function policyShow(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const policy = await withGateway(() => client.getPolicy(organizationId));
   if (flags.json) {
     writeJson(context.io, { policy });
@@ -65,7 +65,7 @@ export async function policySet(
       'nothing to set: give at least one of --task-cap, --daily-cap, --monthly-cap, --burn-rate-cap, --kill-switch',
     );
   }
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const change: BudgetPolicyChange = await withGateway(() => client.setPolicy(organizationId, patch));
   if (flags.json) {
     writeJson(context.io, change);

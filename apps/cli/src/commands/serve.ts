@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '@agw/gateway';
-import { EXIT_CONFIG, ExitError } from '../io.js';
+import { type CommandIO, EXIT_CONFIG, ExitError } from '../io.js';
+import { removeServeState, writeServeState } from '../serve-state.js';
 
 /** Flags of `agw serve`; each wins over its environment variable. */
 export interface ServeOptions {
@@ -11,13 +12,15 @@ export interface ServeOptions {
 /** What serve needs from its surroundings (the process in production, fakes in tests). */
 export interface ServeEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io: CommandIO;
   /** Resolves when the process is asked to stop (SIGTERM or SIGINT). */
   readonly stopSignal: Promise<string>;
 }
 
 /**
  * `agw serve`: starts the gateway (migrations included) and runs until a stop signal, then shuts down
- * gracefully. Resolves once everything is closed.
+ * gracefully. Resolves once everything is closed. While it runs, its URL and DATA_DIR are in the state
+ * file (serve-state.ts) that the other commands read.
  */
 export async function serve(options: ServeOptions, environment: ServeEnvironment): Promise<void> {
   // Loaded on demand so `agw --help` and the agent commands never load the server and its drivers.
@@ -41,8 +44,25 @@ export async function serve(options: ServeOptions, environment: ServeEnvironment
     if (error instanceof ConfigError) throw new ExitError(EXIT_CONFIG, error.message);
     throw error;
   }
-  await environment.stopSignal;
-  await gateway.close();
+  const { env, io } = environment;
+  const state = {
+    url: localUrl(gateway.url),
+    data_dir: config.dataDir,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  };
+  // Without the state file the gateway still serves; other shells then need AGW_URL and DATA_DIR.
+  await writeServeState(env, state).then(
+    (path) => path && io.stderr(`agw: wrote ${path}: agw commands in other shells find this gateway there\n`),
+    (error: NodeJS.ErrnoException) =>
+      io.stderr(`agw: could not write the serve state file: ${error.code ?? error.message}\n`),
+  );
+  try {
+    await environment.stopSignal;
+    await gateway.close();
+  } finally {
+    await removeServeState(env, process.pid);
+  }
 }
 
 /** A promise that resolves with the name of the first SIGTERM or SIGINT the process receives. */
@@ -57,4 +77,9 @@ export function processStopSignal(): Promise<string> {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+}
+
+/** The URL a command on this machine uses: a wildcard bind (0.0.0.0, ::) is reached on loopback. */
+function localUrl(url: string): string {
+  return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
 }

@@ -10,7 +10,7 @@ export async function walletShow(
   flags: OperatorFlags,
   context: CommandContext,
 ): Promise<void> {
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const wallet = await withGateway(() => client.getWallet(organizationId));
   if (flags.json) {
     writeJson(context.io, { wallet });
@@ -41,7 +41,7 @@ export async function walletCredit(
       `the amount must be a plain decimal number of credits, e.g. 25 or 0.5; got '${amount}'`,
     );
   }
-  const client = await operatorClient(flags, context.env);
+  const client = await operatorClient(flags, context);
   const credit = await withGateway(() =>
     client.creditWallet(
       organizationId,

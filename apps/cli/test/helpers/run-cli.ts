@@ -32,8 +32,14 @@ const cliEntry: readonly string[] =
     : ['--conditions=@agw/source', '--import', 'tsx', binSource];
 
 /**
+ * XDG_STATE_HOME of spawned CLIs unless a test sets its own: a spawned `agw serve` writes its state file
+ * there, never in the home of the user running the tests, and other commands never read the user's.
+ */
+export const testStateHome = join(tmpdir(), `agw-cli-test-state-${process.pid}`);
+
+/**
  * Spawns the CLI (see {@link cliEntry}) in the repository root. Only PATH and HOME are inherited from
- * this process; `stdin: 'pipe'` for a test that writes to it.
+ * this process (XDG_STATE_HOME is {@link testStateHome}); `stdin: 'pipe'` for a test that writes to it.
  */
 export function spawnCli(
   args: readonly string[],
@@ -42,7 +48,12 @@ export function spawnCli(
 ): ChildProcess {
   return spawn(process.execPath, [...cliEntry, ...args], {
     cwd: repositoryRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      XDG_STATE_HOME: testStateHome,
+      ...env,
+    },
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
 }
