@@ -2,7 +2,8 @@
 // mailbox, passed as flags) → operator approval with `agw installations approve` → whoami approved;
 // resuming after an interruption without a second organization; whoami's 412 in words; keys rotate
 // (old key refused); the profile file's modes; no key in any output; the hand-over exit code.
-// The approval wait runs with a fake clock (injected through AgentContext.clientOptions), never 30 s.
+// The approval wait runs with a fake clock (injected through AgentContext.clientOptions), never 30 s;
+// an approval that already happened is seen at once, before any wait.
 // Not covered here: search/describe/dry-run/invoke and params parsing (agent-meta.test.ts).
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,6 +51,7 @@ function agentContext(extra: Partial<AgentContext> = {}) {
   const env = { ...test.env, XDG_CONFIG_HOME: configHome };
   const captured = captureContext(env);
   let clock = 1_000_000;
+  const sleeps: number[] = [];
   const context: AgentContext = {
     ...captured.context,
     interactive: false,
@@ -57,12 +59,13 @@ function agentContext(extra: Partial<AgentContext> = {}) {
     clientOptions: {
       now: () => clock,
       sleep: async (ms: number) => {
+        sleeps.push(ms);
         clock += ms;
       },
     },
     ...extra,
   };
-  return { context, stdout: captured.stdout, stderr: captured.stderr, env };
+  return { context, stdout: captured.stdout, stderr: captured.stderr, env, sleeps };
 }
 
 /** The code in the newest dev-mailbox message to `email` (the gateway writes it before answering). */
@@ -155,13 +158,14 @@ describe('agw register / onboard / whoami / keys rotate', () => {
     expect(JSON.parse(pending.stdout).installation.operator_approval_status).toBe('pending');
   });
 
-  it('after the operator approves, onboard finishes the wait and whoami shows approved', async () => {
+  it('after the operator approves, onboard finishes at once (no 30 s first poll) and whoami shows approved', async () => {
     const run = agentContext();
     const profile = await readProfile(run.env, who.profile);
     const approved = await runCli(['installations', 'approve', profile.installation_id as string], test.env);
     expect(approved.code).toBe(0);
 
     await onboard({ profile: who.profile }, run.context);
+    expect(run.sleeps).toEqual([]);
     expect(run.stderr()).toContain('Approved by the operator.');
     expect(run.stdout()).toMatch(/status\s+approved/);
     expect((await readProfile(run.env, who.profile)).onboarding).toBeUndefined();

@@ -1,4 +1,10 @@
-import { type GatewayClient, GatewayError, HandOverToHumanError, newIdempotencyKey } from '@agw/client';
+import {
+  ConnectionError,
+  type GatewayClient,
+  GatewayError,
+  HandOverToHumanError,
+  newIdempotencyKey,
+} from '@agw/client';
 import type { OrganizationsResponse, OrgCurrentResponse } from '@agw/contracts';
 import {
   type AgentConnection,
@@ -225,12 +231,20 @@ async function askFor(question: string, context: AgentContext, piped?: string[])
   return (await promptOf(context)(question)).trim();
 }
 
-/** The spec's polling rule through client.waitForApproval, with a spinner on a terminal. */
+/**
+ * One look at GET /org/current first: an onboarding resumed after the operator approved ends at once.
+ * Then the spec's polling rule through client.waitForApproval, with a spinner on a terminal.
+ */
 async function waitForApproval(
   client: GatewayClient,
   profile: Profile,
   context: AgentContext,
 ): Promise<OrgCurrentResponse> {
+  const already = await approvedAlready(client);
+  if (already) {
+    context.io.stderr('Approved by the operator.\n');
+    return already;
+  }
   const spinner = startSpinner(
     context.io,
     'Waiting for operator approval (first check in 30 s, then once a minute, up to 15 min)…',
@@ -253,6 +267,29 @@ async function waitForApproval(
     }
     return withGateway(() => Promise.reject(error));
   }
+}
+
+/**
+ * The approved /org/current answer, or undefined when the wait must go on (pending, 412, no answer).
+ * One request, no retries: the wait that may follow keeps its own schedule.
+ */
+async function approvedAlready(client: GatewayClient): Promise<OrgCurrentResponse | undefined> {
+  let current: OrgCurrentResponse;
+  try {
+    current = await client.currentOrg({ maxRetries: 0 });
+  } catch (error) {
+    if (ConnectionError.isConnectionError(error)) return undefined;
+    if (GatewayError.isGatewayError(error)) {
+      if (error.code === 'installation_blocked') handOver('The operator blocked this installation.');
+      if (error.code === 'organization_inactive') handOver('The organization is inactive.');
+      if (error.code === 'precondition_failed' || error.retryable) return undefined;
+    }
+    return withGateway(() => Promise.reject(error));
+  }
+  if (!current.organization.is_active) handOver('The organization is inactive.');
+  const status = current.installation.operator_approval_status;
+  if (status === 'blocked') handOver('The operator blocked this installation.');
+  return status === 'approved' ? current : undefined;
 }
 
 function report(
