@@ -4,6 +4,8 @@ export interface CommandIO {
   readonly stderr: (text: string) => void;
   /** True when stdout is a terminal: colour is used only then. */
   readonly isTTY?: boolean;
+  /** Raw bytes to stdout (`agw invoke --out -`). */
+  readonly stdoutBytes?: (bytes: Uint8Array) => void;
 }
 
 /** The process's real streams. */
@@ -11,6 +13,7 @@ export const processIO: CommandIO = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   isTTY: process.stdout.isTTY === true,
+  stdoutBytes: (bytes) => process.stdout.write(bytes),
 };
 
 /** A failure that ends the CLI with `exitCode` after printing `message` (no stack). */

@@ -113,6 +113,7 @@ export function registerAgentCommands(program: Command, context: AgentContext): 
     'agw invoke my.capability @params.json --idempotency-key order-2026-11-22-0001',
     'agw invoke my.capability @params.json --approval-token <token>',
     'agw invoke my.capability @params.json --quote agw_q_…',
+    `agw invoke billing.document.pdf '{"document_id": "<id>"}' --out invoice.pdf`,
   ])
     .argument('<id>', 'capability id')
     .argument('[params]', 'params: JSON object, @file, or - for stdin (default {})')
@@ -123,6 +124,11 @@ export function registerAgentCommands(program: Command, context: AgentContext): 
       '--quote <quote>',
       'the price quote `agw dry-run` printed: charged at most its amount, same params only',
     )
+    .option(
+      '--out <file>',
+      'write the binary result (PDF, XML, any *_base64 field) decoded to <file>, or - for stdout',
+    )
+    .option('--force', 'let --out overwrite an existing file')
     .action((id: string, params: string | undefined, flags) => invoke(id, params, flags, context));
 
   const keys = program

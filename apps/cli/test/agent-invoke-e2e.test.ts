@@ -1,14 +1,16 @@
 // `agw dry-run` and `agw invoke` against the real in-process gateway (the whole nine-guard chain), as
 // an agent whose installation the operator approved with `agw installations approve`: a read
 // capability, params from a file, schema violations shown with their JSON Pointer, the gateway's
-// refusals mapped to exit codes, and the installation key never printed.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// refusals mapped to exit codes, the installation key never printed, and a PDF written with --out.
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invoke } from '../src/commands/invoke.js';
+import { walletCredit } from '../src/commands/wallet.js';
 import { type ApprovedAgent, onboardApprovedAgent } from './helpers/approved-agent.js';
 import { runCli } from './helpers/run-cli.js';
-import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+import { captureContext, startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 let test: TestGateway;
 let configHome: string;
@@ -99,5 +101,62 @@ describe('agw dry-run / invoke against the gateway', () => {
     });
     expect(result.code).toBe(3);
     expect(result.stderr).not.toContain(agent.key.slice(0, -4));
+  });
+});
+
+describe('agw invoke --out', () => {
+  let documentId = '';
+
+  /** One invoke in this process (setup: quicker than a spawned CLI), its answer's result. */
+  async function invokeJson(id: string, params: unknown) {
+    const run = captureContext(agent.env);
+    await invoke(id, JSON.stringify(params), { profile: agent.profile, json: true }, run.context);
+    return JSON.parse(run.stdout()).result;
+  }
+
+  beforeAll(async () => {
+    const organizationId = (
+      await test.gateway.knex('installations').where({ id: agent.installationId }).first()
+    ).organization_id as string;
+    await walletCredit(organizationId, '5', {}, captureContext(test.env).context);
+    await invokeJson('billing.profile.save', {
+      display_name: 'Acme',
+      issuer_name: 'Acme GmbH',
+      issuer_country: 'DE',
+    });
+    const account = await invokeJson('billing.account.save', { name: 'Muster GmbH', country_code: 'DE' });
+    const draft = await invokeJson('billing.document.create_draft', {
+      document_type: 'quote',
+      document_date: '2026-11-26',
+      account_id: account.account.id,
+      lines: [{ item_name: 'Consulting', quantity: 2, unit_price: 150, tax_percent: 19 }],
+    });
+    documentId = draft.document_id;
+  });
+
+  it('writes the decoded PDF and prints its path and size instead of the base64', async () => {
+    const out = join(configHome, 'quote.pdf');
+    const params = JSON.stringify({ document_id: documentId });
+    const result = await cli(['invoke', 'billing.document.pdf', params, '--out', out]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const pdf = await readFile(out);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const kb = (pdf.length / 1024).toFixed(1);
+    expect(result.stdout).toContain(`wrote ${out} (${kb} KB)`);
+    expect(result.stdout).toContain(`"pdf_base64": "<written to ${out}>"`);
+    expect(result.stdout.length).toBeLessThan(2000);
+
+    // An existing file is kept unless --force (refused before the request, so nothing is charged).
+    const again = captureContext(agent.env);
+    const flags = { profile: agent.profile, out };
+    await expect(invoke('billing.document.pdf', params, flags, again.context)).rejects.toMatchObject({
+      exitCode: 2,
+      message: `${out} already exists; pass --force to overwrite it`,
+    });
+    const forced = captureContext(agent.env);
+    await invoke('billing.document.pdf', params, { ...flags, force: true }, forced.context);
+    expect(forced.stdout()).toContain(`wrote ${out} (${kb} KB)`);
+    expect((await stat(out)).size).toBe(pdf.length);
   });
 });
