@@ -11,12 +11,18 @@ const gateway = useGateway(withCapabilities(paid));
 
 let cappedKey: string;
 let poorKey: string;
+let burningKey: string;
 
 beforeAll(async () => {
   const capped = await approvedInstallation(gateway, '10');
   cappedKey = capped.key;
   await gateway.knex('policy_profiles').insert({ organization_id: capped.organizationId, daily_cap: '1' });
   poorKey = (await approvedInstallation(gateway, '0.25')).key;
+  const burning = await approvedInstallation(gateway, '10');
+  burningKey = burning.key;
+  await gateway
+    .knex('policy_profiles')
+    .insert({ organization_id: burning.organizationId, burn_rate_hourly_cap: '1' });
 });
 
 async function post(tool: string, key: string) {
@@ -66,6 +72,20 @@ describe('budget refusals that lift at a known time say when', () => {
     expect(violation.hint).toMatch(/resets at/);
     expect(violation.retry_after_seconds).toBeGreaterThanOrEqual(untilMidnight(after));
     expect(violation.retry_after_seconds).toBeLessThanOrEqual(untilMidnight(before));
+  });
+
+  it('a burn-rate refusal waits until the first charge has left the hour window (whole UTC minutes)', async () => {
+    const first = Date.now();
+    expect((await post('invoke', burningKey)).status).toBe(200);
+    const charged = Date.now();
+    expect((await post('invoke', burningKey)).status).toBe(200);
+    const refused = await post('invoke', burningKey);
+    expect(refused.body.error).toMatchObject({ code: 'budget_exceeded', retryable: true });
+    // The first charge's minute leaves the window 61 minutes after it began: 60 to 61 minutes from it.
+    const leaves = Math.floor(charged / 60_000) * 60_000 + 3_660_000;
+    expect(refused.body.error.retry_after_seconds).toBeLessThanOrEqual(Math.ceil((leaves - first) / 1000));
+    expect(refused.body.error.retry_after_seconds).toBeGreaterThanOrEqual(3600 - 60);
+    expect(refused.headers.get('retry-after')).toBe(String(refused.body.error.retry_after_seconds));
   });
 
   it('a short balance is refused without a time and is not retryable, by invoke and dry_run alike', async () => {
