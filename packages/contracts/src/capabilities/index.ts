@@ -5,6 +5,7 @@ import { billingDocumentCapabilities } from './billing-documents.js';
 import { billingExportCapabilities } from './billing-exports.js';
 import { billingOperationCapabilities } from './billing-operations.js';
 import { billingPaymentCapabilities } from './billing-payments.js';
+import { billingReminderCapabilities } from './billing-reminders.js';
 import { billingSettingsCapabilities } from './billing-settings.js';
 import { calendarCapabilities } from './calendar.js';
 import { calendarLinkCapabilities } from './calendar-links.js';
@@ -20,6 +21,7 @@ const all = [
   ...billingDeliveryCapabilities,
   ...billingOperationCapabilities,
   ...billingPaymentCapabilities,
+  ...billingReminderCapabilities,
   ...calendarCapabilities,
   ...calendarLinkCapabilities,
   ...platformCapabilities,
