@@ -22,6 +22,8 @@ import { billingPaymentRecordHandler } from './payment-record.js';
 import { billingProfileSaveHandler } from './profile-save.js';
 import { billingReminderCreateHandler } from './reminder-create.js';
 import { billingReminderListHandler } from './reminder-list.js';
+import { billingReminderPdfHandler } from './reminder-pdf.js';
+import { billingReminderSendHandler } from './reminder-send.js';
 import { billingSettings, renderingOf } from './settings.js';
 
 /** Every billing handler, quote to cash, then the outputs of an issued document (`outputs/`). */
@@ -44,6 +46,8 @@ export const billingHandlers: readonly CapabilityHandler<never>[] = [
   billingPaymentListHandler,
   billingReminderCreateHandler,
   billingReminderListHandler,
+  billingReminderPdfHandler,
+  billingReminderSendHandler,
   ...billingOutputHandlers,
 ] as readonly CapabilityHandler<never>[];
 

@@ -293,9 +293,43 @@ export const billingVatAccountingCurrency: DomainMigration = {
   ],
 };
 
+/**
+ * A reminder as a letter (issue 28, build 8): its PDF stored on first rendering (later reads and every
+ * send answer the same bytes), and the last recipient and the number of sends on the reminder row.
+ */
+export const billingReminderLetters: DomainMigration = {
+  name: '20261130100000_billing_reminder_letters',
+  up: [
+    `create table billing_reminder_archive (
+  organization_id uuid not null references organizations (id) on delete cascade,
+  reminder_id uuid not null references billing_reminders (id) on delete cascade,
+  filename text not null,
+  content bytea not null,
+  sha256 text not null,
+  size_bytes integer not null,
+  stored_at timestamptz not null,
+  constraint billing_reminder_archive_pkey primary key (organization_id, reminder_id)
+)`,
+    'alter table billing_reminders add column sent_to text',
+    'alter table billing_reminders add column send_count integer not null default 0',
+  ],
+  down: [
+    'alter table billing_reminders drop column send_count',
+    'alter table billing_reminders drop column sent_to',
+    'drop table billing_reminder_archive',
+  ],
+};
+
+export const billingReminderArchiveRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
+  '20261130100100_billing_reminder_archive_row_level_security',
+  ['billing_reminder_archive'],
+);
+
 /** The billing domain's migrations, oldest first. */
 export const billingMigrations: readonly DomainMigration[] = [
   createBillingTables,
   billingRowLevelSecurity,
   billingVatAccountingCurrency,
+  billingReminderLetters,
+  billingReminderArchiveRowLevelSecurity,
 ];

@@ -81,3 +81,40 @@ export function reminderTexts(facts: ReminderFacts, language: 'de' | 'en') {
       `${amount(facts.balance)} are still open${extras.length > 0 ? `, plus ${extras.join(' and ')}` : ''}.`,
   };
 }
+
+/** Header text never carries a line break (a subject is one header line). */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+
+/**
+ * The mail that sends a reminder, in its language: the reminder's subject, a greeting, its text, a line
+ * naming the attached PDF, the issuer's name under the closing.
+ */
+export function reminderMail(
+  reminder: { subject: string; body: string; level: ReminderLevel },
+  issuer: string,
+  language: 'de' | 'en',
+) {
+  const title = levelName(reminder.level, language);
+  const lines =
+    language === 'de'
+      ? [
+          'Guten Tag,',
+          '',
+          reminder.body,
+          '',
+          `Die ${title} finden Sie als PDF im Anhang.`,
+          '',
+          'Mit freundlichen Grüßen',
+        ]
+      : [
+          'Hello,',
+          '',
+          reminder.body,
+          '',
+          `Please find the ${title.toLowerCase()} attached as a PDF.`,
+          '',
+          'Kind regards',
+        ];
+  if (issuer) lines.push(issuer);
+  return { subject: oneLine(reminder.subject), text: `${lines.join('\n')}\n` };
+}

@@ -4,6 +4,7 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { CapabilityError } from '../../define.js';
+import type { ReminderLetter } from './reminder-letter.js';
 import type { RenderJob, RenderOutcome } from './render-worker.js';
 import type { Rendering } from './rendering.js';
 import type { EInvoiceSource } from './xml/index.js';
@@ -120,10 +121,10 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * document is wrong, and nothing was changed: 503 `dependency_unavailable`, retryable, as for the budget.
  * The thread's own error is kept as the cause.
  */
-function rendererFailed(format: string, stored: EInvoiceSource, cause: unknown): CapabilityError {
+function rendererFailed(what: string, cause: unknown): CapabilityError {
   const failed = new CapabilityError(
     'dependency_unavailable',
-    `The document renderer failed on the ${format} of document ${stored.document.id}; try again shortly.`,
+    `The document renderer failed on the ${what}; try again shortly.`,
     [],
     5,
   );
@@ -136,7 +137,20 @@ function rendererFailed(format: string, stored: EInvoiceSource, cause: unknown):
  * throws its CapabilityError as in process; a rendering past its budget (its thread is ended) or with no
  * room in the queue is 503 `dependency_unavailable`, retryable: on a busy machine the next try may fit.
  */
-export async function renderInPool(format: RenderJob['format'], stored: EInvoiceSource): Promise<Rendering> {
+export function renderInPool(
+  format: 'pdf' | 'xrechnung' | 'facturx',
+  stored: EInvoiceSource,
+): Promise<Rendering> {
+  return runInPool({ format, stored }, `${format} of document ${stored.document.id}`);
+}
+
+/** The PDF of a reminder's letter on a pool thread, within the same budget and queue as a document's. */
+export function renderReminderInPool(letter: ReminderLetter): Promise<Rendering> {
+  return runInPool({ format: 'reminder', letter }, `PDF of reminder ${letter.reminder.id}`);
+}
+
+/** Runs `job` on a pool thread; `what` names the rendering in a refusal ("pdf of document …"). */
+async function runInPool(job: RenderJob, what: string): Promise<Rendering> {
   const { timeoutMs } = current();
   const signal = AbortSignal.timeout(timeoutMs);
   const threads = started();
@@ -150,12 +164,12 @@ export async function renderInPool(format: RenderJob['format'], stored: EInvoice
   }
   let outcome: RenderOutcome;
   try {
-    outcome = await threads.run({ format, stored }, { signal });
+    outcome = await threads.run(job, { signal });
   } catch (error) {
-    if (!signal.aborted) throw rendererFailed(format, stored, error);
+    if (!signal.aborted) throw rendererFailed(what, error);
     throw new CapabilityError(
       'dependency_unavailable',
-      `Rendering the ${format} of document ${stored.document.id} took longer than its budget of ${timeoutMs} ms and was stopped; try again later. The operator can raise the budget (BILLING_RENDER_TIMEOUT_MS).`,
+      `Rendering the ${what} took longer than its budget of ${timeoutMs} ms and was stopped; try again later. The operator can raise the budget (BILLING_RENDER_TIMEOUT_MS).`,
       [],
       seconds(timeoutMs),
     );

@@ -1,5 +1,6 @@
 import { CapabilityError, type CapabilityViolation } from '../../define.js';
-import { renderFacturX, renderPdf, renderXRechnung } from './render.js';
+import type { ReminderLetter } from './reminder-letter.js';
+import { renderFacturX, renderPdf, renderReminder, renderXRechnung } from './render.js';
 import type { Rendering } from './rendering.js';
 import type { EInvoiceSource } from './xml/index.js';
 
@@ -9,11 +10,10 @@ import type { EInvoiceSource } from './xml/index.js';
  * per thread, on the first job that needs them.
  */
 
-/** What the main thread asks for. */
-export interface RenderJob {
-  readonly format: 'pdf' | 'xrechnung' | 'facturx';
-  readonly stored: EInvoiceSource;
-}
+/** What the main thread asks for: an output of a document, or a reminder's letter. */
+export type RenderJob =
+  | { readonly format: 'pdf' | 'xrechnung' | 'facturx'; readonly stored: EInvoiceSource }
+  | { readonly format: 'reminder'; readonly letter: ReminderLetter };
 
 /**
  * What comes back. A CapabilityError (a document the official rules refuse, a missing business term)
@@ -34,6 +34,7 @@ const RENDERERS = { pdf: renderPdf, xrechnung: renderXRechnung, facturx: renderF
 
 export default async function render(job: RenderJob): Promise<RenderOutcome> {
   try {
+    if (job.format === 'reminder') return { rendering: await renderReminder(job.letter) };
     return { rendering: await RENDERERS[job.format](job.stored) };
   } catch (error) {
     if (!(error instanceof CapabilityError)) throw error;

@@ -1,5 +1,8 @@
 import { CapabilityError } from '../../define.js';
+import { levelName } from '../reminder-texts.js';
 import { renderDocumentPdf } from './pdf/index.js';
+import { renderReminderPdf } from './pdf/reminder.js';
+import type { ReminderLetter } from './reminder-letter.js';
 import type { Rendering, ValidationReport } from './rendering.js';
 import { refuseInvalid, validateEInvoice } from './validate/index.js';
 import {
@@ -74,4 +77,14 @@ export async function renderFacturX(stored: EInvoiceSource): Promise<Rendering> 
       },
     },
   };
+}
+
+/** A reminder's PDF, named by its level and invoice (`Zahlungserinnerung-RE-2026-00001.pdf`). */
+export async function renderReminder(letter: ReminderLetter): Promise<Rendering> {
+  const level = levelName(letter.reminder.level, letter.language);
+  const stem = `${level}-${letter.invoice.document.number ?? ''}`
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+|-+$/g, '');
+  const bytes = await renderReminderPdf(letter);
+  return { filename: `${stem}.pdf`, mimeType: 'application/pdf', bytes, details: {} };
 }

@@ -6,8 +6,37 @@ import { unitName } from './units.js';
 const joinNonEmpty = (parts: readonly (string | null | undefined)[], separator: string) =>
   parts.filter((part): part is string => typeof part === 'string' && part.trim() !== '').join(separator);
 
-/** The issuer top right, the sender line and the recipient's address window left, the facts right. */
-export function drawHeader(pdf: Pdf, stored: StoredBillingDocument, locale: Locale): void {
+/** A label and its value in the header's facts; a fact without a value is left out. */
+export type Fact = readonly [label: string, value: string | null];
+
+/** A document's facts: number, dates, references. */
+function documentFacts(stored: StoredBillingDocument, locale: Locale): Fact[] {
+  const { document } = stored;
+  const { labels } = locale;
+  return [
+    [labels.number, document.number ?? labels.draft],
+    [labels.date, locale.date(document.document_date)],
+    [labels.serviceDate, locale.date(document.service_date)],
+    [
+      document.document_type === 'quote' ? labels.validUntil : labels.dueDate,
+      locale.date(document.document_type === 'quote' ? document.valid_until : document.due_date),
+    ],
+    [labels.buyerReference, document.buyer_reference ?? document.counterparty.buyer_reference ?? null],
+    [labels.orderReference, document.order_reference],
+    [labels.vatId, document.customer_tax_id],
+  ];
+}
+
+/**
+ * The issuer top right, the sender line and the recipient's address window left, the facts right
+ * (the document's own unless a letter about it, such as a reminder, states others).
+ */
+export function drawHeader(
+  pdf: Pdf,
+  stored: StoredBillingDocument,
+  locale: Locale,
+  facts: readonly Fact[] = documentFacts(stored, locale),
+): void {
   const { document } = stored;
   const { issuer, counterparty } = document;
   const { labels } = locale;
@@ -66,18 +95,6 @@ export function drawHeader(pdf: Pdf, stored: StoredBillingDocument, locale: Loca
     .text(joinNonEmpty(recipient, '\n'), PAGE.margin, windowTop + 14, { width: 250 });
   const recipientBottom = pdf.y;
 
-  const facts: [string, string | null][] = [
-    [labels.number, document.number ?? labels.draft],
-    [labels.date, locale.date(document.document_date)],
-    [labels.serviceDate, locale.date(document.service_date)],
-    [
-      document.document_type === 'quote' ? labels.validUntil : labels.dueDate,
-      locale.date(document.document_type === 'quote' ? document.valid_until : document.due_date),
-    ],
-    [labels.buyerReference, document.buyer_reference ?? counterparty.buyer_reference ?? null],
-    [labels.orderReference, document.order_reference],
-    [labels.vatId, document.customer_tax_id],
-  ];
   let y = windowTop + 14;
   for (const [label, value] of facts) {
     if (!value) continue;

@@ -37,7 +37,7 @@ function bundledFonts() {
 }
 
 /** The legal footer lines and "Page n of m" on every page, and the DRAFT mark across a draft's pages. */
-function drawPageFurniture(pdf: Pdf, stored: StoredBillingDocument, locale: Locale): void {
+export function drawPageFurniture(pdf: Pdf, stored: StoredBillingDocument, locale: Locale): void {
   const { document } = stored;
   const footer = [...(document.issuer.legal_footer_lines ?? []), document.issuer.footer_text]
     .filter((line): line is string => Boolean(line))
@@ -76,6 +76,50 @@ function drawPageFurniture(pdf: Pdf, stored: StoredBillingDocument, locale: Loca
   }
 }
 
+/** What a new PDF states about itself: language, title, author, and the date it is fixed to. */
+export interface PdfInfo {
+  readonly lang: string;
+  readonly title: string;
+  readonly author: string;
+  /** Creation and modification date: the document's, never the clock's, so the bytes repeat. */
+  readonly date: Date;
+}
+
+/**
+ * A new A4 PDF/A-3b with the bundled fonts registered, and the promise of its bytes once `pdf.end()` is
+ * called: what every billing PDF (documents, reminders) starts from.
+ */
+export async function openPdf(info: PdfInfo): Promise<{ pdf: Pdf; done: Promise<Buffer> }> {
+  const PDFDocument = await loadPdfKit();
+  const { regular, bold } = bundledFonts();
+  const pdf: Pdf = new PDFDocument({
+    size: 'A4',
+    margins: { top: PAGE.margin, bottom: PAGE.margin, left: PAGE.margin, right: PAGE.margin },
+    pdfVersion: '1.7',
+    subset: 'PDF/A-3b',
+    lang: info.lang,
+    bufferPages: true,
+    font: regular as unknown as string,
+    info: {
+      Title: info.title,
+      Author: info.author,
+      Creator: 'Agent Gateway',
+      Producer: 'Agent Gateway (pdfkit)',
+      CreationDate: info.date,
+      ModDate: info.date,
+    },
+  });
+  pdf.registerFont(FONT.regular, regular);
+  pdf.registerFont(FONT.bold, bold);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
+    pdf.on('error', reject);
+  });
+  return { pdf, done };
+}
+
 /** Options of {@link renderDocumentPdf}. */
 export interface RenderPdfOptions {
   /** Embed this CII XML as Factur-X (profile EN 16931). */
@@ -93,36 +137,15 @@ export async function renderDocumentPdf(
   stored: StoredBillingDocument,
   options: RenderPdfOptions = {},
 ): Promise<Buffer> {
-  const PDFDocument = await loadPdfKit();
   const { document } = stored;
   const locale = localeOf(document.issuer.locale);
-  const { regular, bold } = bundledFonts();
   const date = new Date(document.issued_at ?? document.created_at);
   const kind = locale.labels[document.document_type];
-  const pdf: Pdf = new PDFDocument({
-    size: 'A4',
-    margins: { top: PAGE.margin, bottom: PAGE.margin, left: PAGE.margin, right: PAGE.margin },
-    pdfVersion: '1.7',
-    subset: 'PDF/A-3b',
+  const { pdf, done } = await openPdf({
     lang: locale.tag,
-    bufferPages: true,
-    font: regular as unknown as string,
-    info: {
-      Title: document.number ? `${kind} ${document.number}` : kind,
-      Author: document.issuer.issuer_name ?? '',
-      Creator: 'Agent Gateway',
-      Producer: 'Agent Gateway (pdfkit)',
-      CreationDate: date,
-      ModDate: date,
-    },
-  });
-  pdf.registerFont(FONT.regular, regular);
-  pdf.registerFont(FONT.bold, bold);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
+    title: document.number ? `${kind} ${document.number}` : kind,
+    author: document.issuer.issuer_name ?? '',
+    date,
   });
   drawHeader(pdf, stored, locale);
   drawTitle(pdf, stored, locale);

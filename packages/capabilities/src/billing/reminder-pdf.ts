@@ -1,0 +1,33 @@
+import { defineCapabilityHandler } from '../define.js';
+import { runStatement } from '../sql.js';
+import { billingContract, notFound } from './common.js';
+import { chargeOnlyRenderings } from './outputs/archive.js';
+import { archivedReminderPdf } from './outputs/reminder-archive.js';
+import { reminderLetter } from './outputs/reminder-letter.js';
+import { type ReminderRow, selectReminder } from './sql-payments.js';
+
+/**
+ * `billing.reminder.pdf`: a reminder as a PDF letter in its issuer's language. Rendered and stored on
+ * the first read, which alone is charged; later reads (and billing.reminder.send) answer those bytes.
+ */
+export const billingReminderPdfHandler = defineCapabilityHandler<{ reminder_id: string }, unknown>({
+  contract: billingContract('billing.reminder.pdf'),
+  async handle(input, ctx) {
+    const row = (
+      await runStatement<ReminderRow>(ctx.sql, selectReminder, [ctx.organizationId, input.reminder_id])
+    ).rows[0];
+    if (row === undefined) notFound('reminder', input.reminder_id);
+    const letter = await reminderLetter(ctx, row);
+    const pdf = await archivedReminderPdf(ctx, letter);
+    chargeOnlyRenderings(ctx, pdf.rendered);
+    return {
+      filename: pdf.filename,
+      mime_type: 'application/pdf',
+      size_bytes: pdf.bytes.length,
+      pdf_base64: pdf.bytes.toString('base64'),
+      language: letter.language,
+      pay_by: letter.reminder.payBy,
+      archive: pdf.archive,
+    };
+  },
+});
