@@ -3,6 +3,7 @@ import { Router } from '@koa/router';
 import type { Redis } from 'ioredis';
 import Koa from 'koa';
 import type { GatewayConfig } from './config.js';
+import { registerConsoleRoutes } from './console/routes.js';
 import type { Database } from './db/knex.js';
 import { buildDiscoveryDocuments, type DiscoveryDocuments } from './discovery-documents.js';
 import type { DomainRoute } from './domains/services.js';
@@ -13,6 +14,7 @@ import { requestId } from './http/request-id.js';
 import { requestLog } from './http/request-log.js';
 import { setSecurityHeaders } from './http/security-headers.js';
 import type { GatewayState } from './http/state.js';
+import { createGatewayRateLimiter } from './invoke/rate-limiter.js';
 import { egressOf, rateLimitsOf } from './invoke/runtime.js';
 import type { JobWorker } from './jobs/worker.js';
 import { accessStateSettled } from './keys/state-cache.js';
@@ -100,6 +102,14 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     bodyLimitBytes: config.bodyLimitBytes,
   });
   registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
+  // The operator console's pages at /console (src/console).
+  registerConsoleRoutes(router, {
+    knex: database.knex,
+    box: access.box,
+    catalog,
+    publicBaseUrl: config.publicBaseUrl,
+    rateLimiter: createGatewayRateLimiter({ redis: dependencies.redis, logger }),
+  });
   const metaTools = registerMetaToolRoutes(router, {
     knex: database.knex,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -181,6 +181,25 @@ export async function decideApproval(
   return { approval, previous_status: previous, changed: true };
 }
 
+/** What the audit row of an approve or deny says (the admin API's and the console's alike). */
+export function approvalAuditDetails(
+  result: ApprovalDecisionResult,
+  decision: 'approved' | 'denied',
+  reason: string | undefined,
+): Record<string, unknown> {
+  return {
+    approval_id: result.approval.approval_id,
+    organization_id: result.approval.organization_id,
+    installation_id: result.approval.installation_id,
+    capability_id: result.approval.capability_id,
+    params_hash: result.approval.params_hash,
+    previous_status: result.previous_status,
+    status: decision,
+    changed: result.changed,
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
 /** 404 for an approval id that does not exist. */
 export function approvalNotFound(id: string): GatewayError {
   return new GatewayError('not_found', { message: `No approval with id ${id}.` });
@@ -261,20 +280,7 @@ export function registerApprovalRoutes(router: Router<GatewayState>, kit: AdminR
         if (!UUID.test(id)) throw approvalNotFound(id);
         const outcome = await call.audited(`approval.${verb}`, 200, async (trx) => {
           const result = await decideApproval(trx, id, decision);
-          return {
-            result,
-            details: {
-              approval_id: id,
-              organization_id: result.approval.organization_id,
-              installation_id: result.approval.installation_id,
-              capability_id: result.approval.capability_id,
-              params_hash: result.approval.params_hash,
-              previous_status: result.previous_status,
-              status: decision,
-              changed: result.changed,
-              ...(body.reason === undefined ? {} : { reason: body.reason }),
-            },
-          };
+          return { result, details: approvalAuditDetails(result, decision, body.reason) };
         });
         reply(call.ctx, { ...outcome, ...(body.reason === undefined ? {} : { reason: body.reason }) }, true);
       }),
