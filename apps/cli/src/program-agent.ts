@@ -22,7 +22,10 @@ function agentCommand(parent: Command, name: string, description: string, exampl
     .command(name)
     .description(description)
     .option('--profile <name>', 'profile in the config file (default "default")')
-    .option('--url <url>', 'gateway address (env AGW_URL, then the profile, default http://127.0.0.1:8080)')
+    .option(
+      '--url <url>',
+      'gateway address (env AGW_URL, then the profile, then the running agw serve, default http://127.0.0.1:8080)',
+    )
     .option('--json', 'print JSON for scripts')
     .addHelpText(
       'after',

@@ -15,8 +15,9 @@ import { registerAuditCommands } from './program-audit.js';
 import { registerBudgetCommands } from './program-budget.js';
 
 const CONNECTION_HELP = `
-Connection: the gateway is AGW_URL (default http://127.0.0.1:8080) or --url; the operator key is
-AGW_OPERATOR_KEY, else DATA_DIR/operator.key (DATA_DIR from --data-dir, env DATA_DIR, default ./.data).
+Connection: the gateway is --url, else AGW_URL, else the running \`agw serve\` (its state file
+$XDG_STATE_HOME/agw/serve.json), else http://127.0.0.1:8080; the operator key is AGW_OPERATOR_KEY, else
+DATA_DIR/operator.key (DATA_DIR from --data-dir, env DATA_DIR, the running agw serve, default ./.data).
 Exit codes: 0 ok, 1 unexpected, 2 usage/config, 3 auth (401/403), 4 conflict/precondition (409/412),
 5 other gateway error or gateway unreachable.`;
 
@@ -25,8 +26,14 @@ function operatorCommand(parent: Command, name: string, description: string, exa
   return parent
     .command(name)
     .description(description)
-    .option('--url <url>', 'gateway address (env AGW_URL, default http://127.0.0.1:8080)')
-    .option('-d, --data-dir <dir>', 'data directory holding operator.key (env DATA_DIR, default ./.data)')
+    .option(
+      '--url <url>',
+      'gateway address (env AGW_URL, then the running agw serve, default http://127.0.0.1:8080)',
+    )
+    .option(
+      '-d, --data-dir <dir>',
+      'data directory holding operator.key (env DATA_DIR, then the running agw serve, default ./.data)',
+    )
     .option('--json', 'print JSON for scripts instead of a table')
     .addHelpText(
       'after',
@@ -124,7 +131,10 @@ export function registerOperatorCommands(program: Command, context: CommandConte
   mail
     .command('list')
     .description('list the dev mailbox (DATA_DIR/mail/*.eml, written when SMTP_URL is unset), oldest first')
-    .option('-d, --data-dir <dir>', 'data directory (env DATA_DIR, default ./.data)')
+    .option(
+      '-d, --data-dir <dir>',
+      'data directory (env DATA_DIR, then the running agw serve, default ./.data)',
+    )
     .option('--json', 'print JSON for scripts')
     .addHelpText('after', '\nExamples:\n  $ agw mail list\n  $ agw mail list --data-dir /var/lib/agw --json')
     .action((flags) => mailList(flags, context));
@@ -132,7 +142,10 @@ export function registerOperatorCommands(program: Command, context: CommandConte
     .command('show')
     .description('print the headers and text body of one dev-mailbox message')
     .argument('<id>', 'message id from `agw mail list` (or a unique part of it)')
-    .option('-d, --data-dir <dir>', 'data directory (env DATA_DIR, default ./.data)')
+    .option(
+      '-d, --data-dir <dir>',
+      'data directory (env DATA_DIR, then the running agw serve, default ./.data)',
+    )
     .option('--json', 'print JSON for scripts')
     .addHelpText(
       'after',

@@ -33,7 +33,7 @@ export function createProgram(context: ProgramContext): Command {
   program
     .command('serve')
     .description(
-      'start the gateway HTTP server (runs pending migrations first); stops cleanly on SIGTERM/SIGINT',
+      'start the gateway HTTP server (runs pending migrations first) and write where it runs to $XDG_STATE_HOME/agw/serve.json for the other commands; stops cleanly on SIGTERM/SIGINT',
     )
     .option('-p, --port <port>', 'TCP port, 0 for a free one (env PORT, default 8080)')
     .option('-H, --host <host>', 'interface to bind (env HOST, default 127.0.0.1)')
