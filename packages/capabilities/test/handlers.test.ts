@@ -172,6 +172,8 @@ describe('registry', () => {
       'billing.payment.list',
       'billing.reminder.create',
       'billing.reminder.list',
+      'billing.reminder.pdf',
+      'billing.reminder.send',
       'billing.document.pdf',
       'billing.document.xrechnung',
       'billing.document.facturx',

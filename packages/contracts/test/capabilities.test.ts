@@ -56,6 +56,8 @@ const SPEC_IDS = [
   'billing.document.void',
   'billing.reminder.create',
   'billing.document.send',
+  'billing.reminder.pdf', // issue 28, build 8: a reminder as a letter (docs/decisions.md, billing)
+  'billing.reminder.send',
   'assist.artifact.save',
   'assist.artifact.archive',
   'analytics.property.manage',

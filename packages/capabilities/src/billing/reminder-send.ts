@@ -63,7 +63,7 @@ export const billingReminderSendHandler = defineCapabilityHandler<ReminderSendIn
       letter.language,
     );
     const { subject, text } = reminderMail(
-      { subject: row.subject ?? standard.subject, body: letter.reminder.body, level: letter.reminder.level },
+      { subject: row.subject ?? standard.subject, body: letter.reminder.body },
       document.issuer.issuer_name ?? '',
       letter.language,
     );

@@ -90,11 +90,10 @@ const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
  * naming the attached PDF, the issuer's name under the closing.
  */
 export function reminderMail(
-  reminder: { subject: string; body: string; level: ReminderLevel },
+  reminder: { subject: string; body: string },
   issuer: string,
   language: 'de' | 'en',
 ) {
-  const title = levelName(reminder.level, language);
   const lines =
     language === 'de'
       ? [
@@ -102,19 +101,11 @@ export function reminderMail(
           '',
           reminder.body,
           '',
-          `Die ${title} finden Sie als PDF im Anhang.`,
+          'Das Schreiben finden Sie als PDF im Anhang.',
           '',
           'Mit freundlichen Grüßen',
         ]
-      : [
-          'Hello,',
-          '',
-          reminder.body,
-          '',
-          `Please find the ${title.toLowerCase()} attached as a PDF.`,
-          '',
-          'Kind regards',
-        ];
+      : ['Hello,', '', reminder.body, '', 'Please find the letter attached as a PDF.', '', 'Kind regards'];
   if (issuer) lines.push(issuer);
   return { subject: oneLine(reminder.subject), text: `${lines.join('\n')}\n` };
 }
