@@ -83,6 +83,8 @@ describe.skipIf(browserUnavailable)(`the console in chromium ${browserUnavailabl
     const { client, approval } = await waitingBankAccountChange();
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, locale: 'en-US' });
     const page = await context.newPage();
+    // What the page lacks fails in seconds, not at the test's timeout.
+    page.setDefaultTimeout(10_000);
     await page.goto(`${gateway.url}/console`);
     expect((await new AxeBuilder({ page }).analyze()).violations.filter(serious)).toEqual([]);
 
