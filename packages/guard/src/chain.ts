@@ -33,7 +33,26 @@ export const shadowableGuards = ['policy', 'billing', 'egress'] as const satisfi
 export interface GuardChainOptions {
   /** Guards whose non-pass decisions are recorded but not enforced (only `policy`, `billing`, `egress`). */
   readonly shadow?: readonly GuardName[];
+  /**
+   * Wraps every guard's check, e.g. to run it inside a tracing span (the gateway's OpenTelemetry spans):
+   * called with the guard's name and context, it must call `check` once and return what it returns
+   * (synchronously when `check` does). Must not throw. Without it a check runs unwrapped.
+   */
+  readonly observeGuard?: GuardObserver;
 }
+
+/** What a {@link GuardObserver} sees of a guard's decision: the outcome and, for a non-pass, its code. */
+export interface ObservedDecision {
+  readonly outcome: 'pass' | 'deny' | 'challenge' | 'fault';
+  readonly code?: string;
+}
+
+/** See {@link GuardChainOptions.observeGuard}. */
+export type GuardObserver = <D extends ObservedDecision>(
+  guard: GuardName,
+  context: GuardContext,
+  check: () => D | Promise<D>,
+) => D | Promise<D>;
 
 /**
  * Builds a guard chain. Validates at build time that every guard is a guard, that names are known and
@@ -66,6 +85,7 @@ export function buildChain<P>(
 ): GuardChain<P> {
   const ordered = validateGuards(guards);
   const shadow = validateShadow(options.shadow ?? [], ordered);
+  const { observeGuard } = options;
 
   // Each guard's place in guardOrder, looked up once rather than on every run.
   const orderIndex = ordered.map((guard) => guardOrder.indexOf(guard.name));
@@ -84,7 +104,11 @@ export function buildChain<P>(
       if (index < startIndex || index > endIndex) continue;
       const guard = ordered[position] as Guard;
       const started = performance.now();
-      const pending = decide(guard, { ...current, trace: [...trace] });
+      const guardContext = { ...current, trace: [...trace] };
+      const pending =
+        observeGuard === undefined
+          ? decide(guard, guardContext)
+          : observeGuard(guard.name, guardContext, () => decide(guard, guardContext));
       // A guard that decides synchronously costs no promise and no microtask turn.
       const decision = pending instanceof Promise ? await pending : pending;
       const duration_ms = Math.round((performance.now() - started) * 1000) / 1000;

@@ -1,6 +1,12 @@
 export { type AjvSchemaValidator, createAjvSchemaValidator } from './ajv-validator.js';
 export { canonicalJson, hashParams, sha256Hex } from './canonical-json.js';
-export { createGuardChain, type GuardChainOptions, shadowableGuards } from './chain.js';
+export {
+  createGuardChain,
+  type GuardChainOptions,
+  type GuardObserver,
+  type ObservedDecision,
+  shadowableGuards,
+} from './chain.js';
 export { createEgressFetch, type EgressFetch, type EgressFetchOptions } from './egress-fetch.js';
 export { type FaultCode, GuardConfigError, GuardDenied, GuardFault } from './errors.js';
 export {
