@@ -13,12 +13,11 @@ describe('observeGuard', () => {
     const observeGuard: GuardObserver = (guard, context, check) =>
       scope.run(`span:${guard}`, () => {
         const decided = check();
-        const record = (decision: { outcome: string; code?: string }) => {
+        const record = <D extends { outcome: string; code?: string }>(decision: D): D => {
           seen.push(`${guard} ${context.request.capability.id} ${decision.outcome} ${decision.code ?? ''}`);
+          return decision;
         };
-        if (decided instanceof Promise) return decided.then((decision) => (record(decision), decision));
-        record(decided);
-        return decided;
+        return decided instanceof Promise ? decided.then(record) : record(decided);
       });
     const chain = createGuardChain(
       [
