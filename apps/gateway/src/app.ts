@@ -63,6 +63,8 @@ export interface AppDependencies {
    * served before this app, by src/domains/public-dispatch.ts (startGateway mounts it), not by Koa.
    */
   readonly domainRoutes?: readonly DomainRoute[];
+  /** True once the process shuts down (startGateway): `/health/ready` then answers 503. */
+  readonly draining?: () => boolean;
 }
 
 /** The gateway's Koa application type. */
@@ -88,6 +90,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       dependencies.documents ??
       buildDiscoveryDocuments(config.publicBaseUrl, { capabilities: catalog, publicRoutes: domainRoutes }),
     publicBaseUrl: config.publicBaseUrl,
+    draining: dependencies.draining ?? (() => false),
     health: {
       knex: database.knex,
       driver: database.driver,

@@ -57,6 +57,11 @@ export const gatewaySettings = settingsSchema({
     description:
       'PostgreSQL cancels a statement (lock waits included) running longer; the request answers 503 `dependency_unavailable` (retryable); `0` keeps the server/role setting; no effect on PGlite',
   }),
+  DATABASE_PREPARED_STATEMENTS: Setting.boolean({
+    default: true,
+    description:
+      '`false` sends every statement unnamed (parsed per execution) for a pooler that does not keep named prepared statements across transactions — pgbouncer below 1.21 in transaction mode (docs/deploy.md)',
+  }),
   REDIS_URL: Setting.url({
     protocols: ['redis', 'rediss'],
     example: 'redis://127.0.0.1:6379',
@@ -119,6 +124,12 @@ export const gatewaySettings = settingsSchema({
     ...MS,
     default: 5000,
     description: 'an idle keep-alive connection is closed after this',
+  }),
+  SHUTDOWN_GRACE_MS: Setting.integer({
+    ...MS,
+    default: 10_000,
+    description:
+      'on SIGTERM `/health/ready` answers 503 at once, no connection is accepted, and requests in flight get this long to finish (each answered with `Connection: close`; still open after it, connections are cut); `agw serve` exits 0 once the job in progress, the audit sealer and the mail outbox are done, or 1 when a second SIGTERM comes or twice this bound has passed',
   }),
   OWNER_OTP_TTL_SECONDS: Setting.integer({
     default: 86_400,

@@ -25,6 +25,11 @@ export interface GatewayConfig {
    * undefined means the default (30000), 0 leaves the server's own setting. Not applied on PGlite.
    */
   readonly databaseStatementTimeoutMs?: number | undefined;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: false sends every statement unnamed, for a pooler that does not keep
+   * named prepared statements (pgbouncer < 1.21 in transaction mode); undefined means true.
+   */
+  readonly databasePreparedStatements?: boolean | undefined;
   /** Redis connection string; undefined means Redis is not configured. */
   readonly redisUrl: string | undefined;
   /**
@@ -75,6 +80,8 @@ export interface GatewayConfig {
   readonly httpRequestTimeoutMs?: number | undefined;
   /** HTTP_KEEP_ALIVE_TIMEOUT_MS: idle keep-alive connections close after this; undefined means 5000. */
   readonly httpKeepAliveTimeoutMs?: number | undefined;
+  /** SHUTDOWN_GRACE_MS: how long in-flight requests get to finish on SIGTERM; undefined means 10000. */
+  readonly shutdownGraceMs?: number | undefined;
   /**
    * DATA_DIR_ALLOW_SHARED: start even when DATA_DIR (or its database, mail or key files) is readable or
    * writable by group or others. Default false: such a data folder is refused at start.
@@ -167,6 +174,7 @@ export function loadConfig(
     dataDir: isAbsolute(dataDir) ? dataDir : resolve(dataDir),
     databaseUrl: settings.DATABASE_URL,
     databaseStatementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+    databasePreparedStatements: settings.DATABASE_PREPARED_STATEMENTS,
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     smtpUrl: settings.SMTP_URL,
@@ -187,6 +195,7 @@ export function loadConfig(
     httpHeadersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
     dataDirAllowShared: settings.DATA_DIR_ALLOW_SHARED,
     domainSettings: Object.freeze(domainSettings),
   });

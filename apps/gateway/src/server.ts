@@ -13,11 +13,13 @@ import { type Database, openDatabase } from './db/knex.js';
 import { runMigrations } from './db/migrate.js';
 import { servePublicRoutesFirst } from './domains/public-dispatch.js';
 import { type RunningDomains, startDomains } from './domains/services.js';
+import { createDrain, type Drain } from './http/drain.js';
 import { handleClientErrors, httpTimeoutsOf, serverTimeoutOptions } from './http/server-timeouts.js';
 import { rehashLegacyIdempotencyKeys } from './idempotency/legacy-keys.js';
 import { createGatewayRateLimiter } from './invoke/rate-limiter.js';
 import { createJobWorker, type JobWorker, type JobWorkerOptions } from './jobs/worker.js';
 import { createLogger, type Logger } from './logger.js';
+import { startMetrics } from './metrics/start.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import type { PeriodicTask } from './periodic.js';
 import { createChargeRollup } from './ports/wallet-rollup.js';
@@ -27,7 +29,7 @@ import { closeRedis, createRedis, firstConnection } from './redis.js';
 export interface StartOptions {
   /** The logger to use; one is created from config.logLevel when omitted. */
   readonly logger?: Logger;
-  /** How long close() waits for in-flight requests before cutting connections (default 10 s). */
+  /** How long close() waits for in-flight requests before cutting connections (default SHUTDOWN_GRACE_MS). */
   readonly shutdownTimeoutMs?: number;
   /** See {@link AppDependencies.extendRouter}; for tests and embedding. */
   readonly extendRouter?: AppDependencies['extendRouter'];
@@ -52,16 +54,16 @@ export interface GatewayHandle {
   /** The gateway's database (for tests and operator tooling). */
   readonly knex: Knex;
   /**
-   * Stops accepting connections, lets in-flight requests finish (bounded by shutdownTimeoutMs),
-   * closes idle keep-alive connections, then closes the database and Redis. Safe to call twice.
+   * The ordered shutdown: `/health/ready` answers 503, the server stops accepting, in-flight requests
+   * finish (bounded by shutdownTimeoutMs) with `Connection: close`, the job worker finishes its job and
+   * claims no other, the domains, audit sealer and mail outbox flush, then the database and Redis
+   * close. Safe to call twice.
    */
   close(): Promise<void>;
 }
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const REDIS_FIRST_CONNECT_MS = 3000;
-// While draining, connections that finish their last response become idle; close them promptly.
-const IDLE_SWEEP_MS = 100;
 
 /**
  * Opens the database, applies migrations, connects Redis, and listens on config.host:config.port.
@@ -106,7 +108,12 @@ export async function startGateway(
     // The app is attached once the real port is known (PORT=0), before any request can be read.
     let handle: RequestListener | undefined;
     const timeouts = httpTimeoutsOf(config);
-    server = createServer(serverTimeoutOptions(timeouts), (request, response) => handle?.(request, response));
+    server = createServer(serverTimeoutOptions(timeouts));
+    const drain = createDrain(server);
+    server.on(
+      'request',
+      drain.track((request, response) => handle?.(request, response)),
+    );
     handleClientErrors(server, logger, timeouts);
     await listen(server, config.port, config.host);
     const url = serverUrl(server);
@@ -131,6 +138,9 @@ export async function startGateway(
       logger,
       settings: domainSettingsOf(running, config),
     });
+    // METRICS_PORT: a listener of its own, closed with the main one (src/metrics/start.ts).
+    const observed = await startMetrics(config, { database, redis, domains, logger });
+    if (observed !== undefined) server.once('close', () => void observed.server.close());
     jobs = createJobWorker(database.knex, logger, {
       retentionHours: config.jobRetentionHours,
       ...options.jobs,
@@ -146,9 +156,15 @@ export async function startGateway(
       handlers: options.handlers,
       jobs,
       domainRoutes: domains.routes,
+      metrics: observed?.metrics,
+      draining: () => drain.draining,
     });
     // The domains' public routes (a page view, a booking page) are answered before Koa, the same way.
-    handle = servePublicRoutesFirst(domains.routes, app.callback(), { logger, knex: database.knex });
+    handle = servePublicRoutesFirst(domains.routes, app.callback(), {
+      logger,
+      knex: database.knex,
+      metrics: observed?.metrics,
+    });
     jobs.start();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);
     const listening = server;
@@ -158,8 +174,8 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { server: listening, database, redis, logger, access, sealer, rollup, jobs, domains },
-          options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+          { drain, database, redis, logger, access, sealer, rollup, jobs, domains },
+          options.shutdownTimeoutMs ?? config.shutdownGraceMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
     };
@@ -201,7 +217,7 @@ function serverUrl(server: Server): string {
 }
 
 interface Resources {
-  readonly server: Server;
+  readonly drain: Drain;
   readonly database: Database;
   readonly redis: Redis | undefined;
   readonly logger: Logger;
@@ -213,22 +229,11 @@ interface Resources {
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { server, database, redis, logger, access, sealer, rollup, jobs, domains } = resources;
-  logger.info('shutting down: no new connections, waiting for in-flight requests');
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), timeoutMs);
-  });
-  const expired = await Promise.race([closed.then(() => false), timedOut]);
-  clearInterval(sweep);
-  clearTimeout(timer);
-  if (expired) {
-    logger.warn({ timeout_ms: timeoutMs }, 'in-flight requests did not finish in time; closing connections');
-    server.closeAllConnections();
-    await closed;
+  const { drain, database, redis, logger, access, sealer, rollup, jobs, domains } = resources;
+  logger.info('shutting down: unready, no new connections, waiting for in-flight requests');
+  const drained = await drain.begin(timeoutMs);
+  if (!drained) {
+    logger.warn({ timeout_ms: timeoutMs }, 'in-flight requests did not finish in time; connections cut');
   }
   // The job in progress finishes and commits (its audit rows are sealed next); no new job is claimed.
   await jobs?.stop();

@@ -19,7 +19,7 @@ export interface ServeEnvironment {
 
 /**
  * `agw serve`: starts the gateway (migrations included) and runs until a stop signal, then shuts down
- * gracefully. Resolves once everything is closed. While it runs, its URL and DATA_DIR are in the state
+ * gracefully (a second signal, or twice SHUTDOWN_GRACE_MS, forces the exit, code 1). Resolves once everything is closed. While it runs, its URL and DATA_DIR are in the state
  * file (serve-state.ts) that the other commands read.
  */
 export async function serve(options: ServeOptions, environment: ServeEnvironment): Promise<void> {
@@ -59,7 +59,16 @@ export async function serve(options: ServeOptions, environment: ServeEnvironment
   );
   try {
     await environment.stopSignal;
+    // Requests get SHUTDOWN_GRACE_MS (the gateway cuts them then); the background work that follows (the
+    // job in progress, the last seal, the outbox) as long again, or the exit is forced.
+    const bound = 2 * (config.shutdownGraceMs ?? 10_000);
+    const force = setTimeout(() => {
+      io.stderr(`agw: shutdown did not finish within ${bound} ms; exiting\n`);
+      process.exit(1);
+    }, bound);
+    force.unref();
     await gateway.close();
+    clearTimeout(force);
   } finally {
     await removeServeState(env, process.pid);
   }
@@ -69,9 +78,13 @@ export async function serve(options: ServeOptions, environment: ServeEnvironment
 export function processStopSignal(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: string) => {
-      // Later signals are ignored: shutdown is already bounded by its own timeout.
-      process.on('SIGTERM', () => {});
-      process.on('SIGINT', () => {});
+      // A second signal forces the exit: the operator does not want to wait for the drain.
+      const force = () => {
+        process.stderr.write('agw: second stop signal; exiting without waiting for the shutdown\n');
+        process.exit(1);
+      };
+      process.once('SIGTERM', force);
+      process.once('SIGINT', force);
       resolve(signal);
     };
     process.once('SIGTERM', stop);

@@ -52,7 +52,10 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
  * DATA_DIR/pglite (created if missing). Opening is lazy; the first query connects.
  */
 export function openDatabase(
-  config: Pick<GatewayConfig, 'databaseUrl' | 'dataDir' | 'databaseStatementTimeoutMs'>,
+  config: Pick<
+    GatewayConfig,
+    'databaseUrl' | 'dataDir' | 'databaseStatementTimeoutMs' | 'databasePreparedStatements'
+  >,
   logger?: Logger,
 ): Database {
   const log = knexLog(logger);
@@ -76,7 +79,7 @@ export function openDatabase(
     pgPool.on('connect', (client) => {
       client.on('error', (error) => logger?.warn({ err: error }, 'a database connection failed'));
     });
-    const pool = createPgPool(pgPool);
+    const pool = createPgPool(pgPool, config.databasePreparedStatements !== false);
     const knex = knexFactory({ client: 'pg', connectionPool: pool.forKnex, log });
     return database(pool, knex, 'postgres', `${url.hostname}:${url.port || '5432'}${url.pathname}`);
   }

@@ -12,6 +12,7 @@ import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
 import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 import { domainMail } from './migrations/20261126000000-domain-mail.js';
 import { createConsole } from './migrations/20261201000000-console.js';
+import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
 export interface GatewayMigration {
@@ -93,8 +94,9 @@ export interface MigrationResult {
 }
 
 /**
- * Applies every pending migration, the gateway's and the domains' (knex's migration lock makes concurrent callers safe),
- * after creating the PostgreSQL extensions the domains declare (src/db/extensions.ts).
+ * Applies every pending migration, the gateway's and the domains', after creating the PostgreSQL
+ * extensions the domains declare (src/db/extensions.ts). Gateways started at once on one PostgreSQL
+ * take turns (see {@link oneAtATime}): the first applies, the others then find nothing to do.
  *
  * @example
  * const { applied } = await runMigrations(database.knex);
@@ -104,8 +106,28 @@ export async function runMigrations(knex: Knex): Promise<MigrationResult> {
     migrationSource: new CodeMigrationSource(allMigrations()),
     tableName: MIGRATIONS_TABLE,
   };
-  await createExtensions(knex, capabilityExtensions);
-  const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];
-  const [completed] = (await knex.migrate.list(options)) as [Array<{ name: string }>, unknown];
-  return { applied, all: completed.map((migration) => migration.name) };
+  return oneAtATime(knex, async () => {
+    await createExtensions(knex, capabilityExtensions);
+    const [, applied] = (await knex.migrate.latest(options)) as [number, string[]];
+    const [completed] = (await knex.migrate.list(options)) as [Array<{ name: string }>, unknown];
+    return { applied, all: completed.map((migration) => migration.name) };
+  });
+}
+
+const MIGRATION_LOCK = "select pg_advisory_xact_lock(hashtext('agw.migrations'))";
+
+/**
+ * Runs `work` while holding a transaction-level advisory lock on a connection of its own, so gateways
+ * started at once on an empty PostgreSQL migrate one after the other. knex's own lock refuses a second
+ * caller outright ("Migration table is already locked") and two first runs race to create its
+ * tables. A transaction-level lock, not a session one, so it holds behind pgbouncer in transaction
+ * mode too (the open transaction keeps its server connection). PGlite is one process's alone.
+ */
+async function oneAtATime<T>(knex: Knex, work: () => Promise<T>): Promise<T> {
+  const pool = sqlPoolOf(knex);
+  if (pool.engine !== 'postgres') return work();
+  return pool.transaction(async (sql) => {
+    await sql.query(MIGRATION_LOCK);
+    return work();
+  });
 }

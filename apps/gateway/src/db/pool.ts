@@ -52,12 +52,15 @@ export interface SqlPool extends SqlDatabase {
   end(): Promise<void>;
 }
 
-/** The pool on PostgreSQL: a `pg.Pool`, which knex wraps as a native pool. */
-export function createPgPool(pool: pg.Pool): SqlPool {
+/**
+ * The pool on PostgreSQL: a `pg.Pool`, which knex wraps as a native pool. With `preparedStatements`
+ * false every statement goes unnamed, its `name` ignored (DATABASE_PREPARED_STATEMENTS).
+ */
+export function createPgPool(pool: pg.Pool, preparedStatements = true): SqlPool {
   const lend: SqlPool['lend'] = async (fn) => {
     const client = await pool.connect();
     let broken: unknown;
-    const lent = lentUntilReleased(pgPort(client));
+    const lent = lentUntilReleased(pgPort(client, preparedStatements));
     try {
       return await fn(client, lent.port, (error) => {
         broken = error ?? new Error('disposed');
@@ -70,7 +73,7 @@ export function createPgPool(pool: pg.Pool): SqlPool {
   };
   return {
     ...transactionsOn(lend),
-    ...pgSql(pool),
+    ...pgSql(pool, preparedStatements),
     engine: 'postgres',
     lend,
     connection: (fn) => lend((_raw, sql, dispose) => fn(sql, dispose)),
@@ -181,9 +184,9 @@ function transactionsOn(lend: SqlPool['lend']): Pick<SqlDatabase, 'transaction'>
   };
 }
 
-function pgPort(client: pg.ClientBase): TransactionSql {
+function pgPort(client: pg.ClientBase, named: boolean): TransactionSql {
   return {
-    ...pgSql(client),
+    ...pgSql(client, named),
     // Without values `pg` sends a simple query, which may hold several statements.
     exec: async (text) => void (await client.query(text)),
     queryAfter: <Row>(
@@ -198,7 +201,7 @@ function pgPort(client: pg.ClientBase): TransactionSql {
         leading.map((statement) => ({ text: statement })),
         text,
         params,
-        options,
+        named ? options : undefined,
         trailing.map((statement) => ({ text: statement })),
       ),
   };

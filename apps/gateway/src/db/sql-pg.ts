@@ -6,14 +6,16 @@ type PgQueryable = Pick<pg.ClientBase, 'query'>;
 
 /**
  * The SQL port on `pg`: `$n` parameters go to the server as they are (extended protocol, no string
- * building); a `name` makes it a named prepared statement, parsed and planned once per connection.
+ * building); a `name` makes it a named prepared statement, parsed and planned once per connection —
+ * unless `named` is false (DATABASE_PREPARED_STATEMENTS=false, for a pooler that hands each transaction
+ * another server connection, where a name prepared on one is unknown on the next).
  * `pg`'s default types already match the port (bytea → Buffer, numeric/int8 → string, timestamptz → Date).
  */
-export function pgSql(queryable: PgQueryable): Sql {
+export function pgSql(queryable: PgQueryable, named = true): Sql {
   return {
     async query<Row>(text: string, params: readonly unknown[] = [], options: { name?: string } = {}) {
       const config: pg.QueryConfig = { text, values: params as unknown[] };
-      if (options.name !== undefined) config.name = options.name;
+      if (named && options.name !== undefined) config.name = options.name;
       const result = await queryable.query(config);
       return {
         rows: result.rows as Row[],

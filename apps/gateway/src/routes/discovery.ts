@@ -15,6 +15,8 @@ export interface DiscoveryRouteOptions {
   readonly documents: DiscoveryDocuments;
   readonly health: HealthDependencies;
   readonly publicBaseUrl: string;
+  /** True while the process shuts down. */
+  readonly draining: () => boolean;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -49,6 +51,15 @@ export function registerDiscoveryRoutes(router: Router<GatewayState>, options: D
       interface_version: INTERFACE_VERSION,
       checks,
     });
+  });
+  // Readiness for a load balancer: 503 from the first moment of a shutdown (SIGTERM), so traffic moves
+  // to the other instances while this one finishes its requests. It checks nothing else: whether the
+  // database and Redis answer is /health's to say, and every instance shares them.
+  router.get('/health/ready', (ctx) => {
+    const draining = options.draining();
+    ctx.status = draining ? 503 : 200;
+    ctx.type = JSON_TYPE;
+    ctx.body = JSON.stringify({ status: draining ? 'draining' : 'ready' });
   });
   router.get('/llms.txt', (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
