@@ -24,6 +24,7 @@ import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
 import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
 import { createKnexWalletStore } from '../ports/wallet-store.js';
+import type { Tracing } from '../tracing/tracing.js';
 import { createGatewayRateLimiter } from './rate-limiter.js';
 
 /**
@@ -62,6 +63,8 @@ export interface InvokeRuntime {
   readonly mail: MailStaging | undefined;
   /** PUBLIC_BASE_URL, a handler's `ctx.publicBaseUrl` (absolute links in answers). */
   readonly publicBaseUrl: string | undefined;
+  /** The handler's span when tracing is on (src/tracing). */
+  readonly tracing: Tracing | undefined;
 }
 
 /** Where handlers may reach (EGRESS_ALLOWED_HOSTS, EGRESS_ALLOW_HTTP). */
@@ -88,6 +91,8 @@ export interface InvokeRuntimeOptions {
   readonly mail?: MailStaging;
   /** PUBLIC_BASE_URL (without a trailing slash), handed to handlers as `ctx.publicBaseUrl`. */
   readonly publicBaseUrl?: string;
+  /** Spans per guard, handler and egress call (OTEL_* set, src/tracing); none without it. */
+  readonly tracing?: Tracing | undefined;
 }
 
 /**
@@ -99,7 +104,9 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
   const clock = options.clock ?? systemClock;
   const egress = options.egress ?? { allowedHosts: [], allowHttp: false };
   const protocols = egress.allowHttp ? ['https:', 'http:'] : ['https:'];
-  const noEgress = createEgressFetch([], fetch, { protocols });
+  // With tracing on, each outbound call is a span and carries its traceparent.
+  const outbound = options.tracing?.fetch ?? fetch;
+  const noEgress = createEgressFetch([], outbound, { protocols });
   const wallet = createKnexWalletStore(knex);
   const cache = createAccessStateCache({
     knex,
@@ -107,28 +114,31 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   const keys = cache.wrapKeys(createKnexKeyStore(knex));
-  const chain = createStandardChain({
-    clock,
-    keys,
-    installations: cache.wrapInstallations(createKnexInstallationStore(knex)),
-    // The kill switch alone, cached: a free read then reads no wallet (billing reads it when paid).
-    killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
-    validator: createValidator(),
-    // The mail's secret box also encrypts an approval's params for the operator console.
-    approvals: createKnexApprovalStore(knex, options.mail?.box),
-    audit: createKnexAuditSink(knex),
-    wallet,
-    egress: createStaticEgressPolicy(egress.allowedHosts),
-    rateLimiter: createGatewayRateLimiter({
-      redis: options.redis,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    }),
-    rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
-    // The allowed decision and the outcome in one INSERT at settle: a handler runs either in the same
-    // transaction as its audit rows, or (a free read) changes nothing that a decision record would
-    // answer for. One statement fewer on every invoke.
-    deferAuditDecision: true,
-  });
+  const chain = createStandardChain(
+    {
+      clock,
+      keys,
+      installations: cache.wrapInstallations(createKnexInstallationStore(knex)),
+      // The kill switch alone, cached: a free read then reads no wallet (billing reads it when paid).
+      killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
+      validator: createValidator(),
+      // The mail's secret box also encrypts an approval's params for the operator console.
+      approvals: createKnexApprovalStore(knex, options.mail?.box),
+      audit: createKnexAuditSink(knex),
+      wallet,
+      egress: createStaticEgressPolicy(egress.allowedHosts),
+      rateLimiter: createGatewayRateLimiter({
+        redis: options.redis,
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      }),
+      rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
+      // The allowed decision and the outcome in one INSERT at settle: a handler runs either in the same
+      // transaction as its audit rows, or (a free read) changes nothing that a decision record would
+      // answer for. One statement fewer on every invoke.
+      deferAuditDecision: true,
+    },
+    options.tracing === undefined ? {} : { observeGuard: options.tracing.observeGuard },
+  );
   return {
     chain,
     wallet,
@@ -137,8 +147,9 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     keys,
     // A refused URL throws GuardDenied(egress_denied); invoke audits it as the run's outcome. Most
     // capabilities declare no host: they share one fetch that refuses everything (no per-run set-up).
-    fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, fetch, { protocols })),
+    fetchFor: (hosts) => (hosts.length === 0 ? noEgress : createEgressFetch(hosts, outbound, { protocols })),
     mail: options.mail,
     publicBaseUrl: options.publicBaseUrl,
+    tracing: options.tracing,
   };
 }
