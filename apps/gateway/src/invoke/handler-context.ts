@@ -28,11 +28,20 @@ export interface HandlerCall {
  * (src/invoke/unit-of-work.ts); staged mail goes out once the unit's writes are durable (a rollback
  * means it never existed).
  */
-export async function callHandler(
-  runtime: InvokeRuntime,
-  unit: UnitOfWork,
-  call: HandlerCall,
-): Promise<unknown> {
+export function callHandler(runtime: InvokeRuntime, unit: UnitOfWork, call: HandlerCall): Promise<unknown> {
+  const { tracing } = runtime;
+  if (tracing === undefined) return runHandler(runtime, unit, call);
+  const { contract } = call.handler;
+  const traced = {
+    capabilityId: contract.id,
+    capabilityVersion: contract.version,
+    organizationId: call.principal.organization_id,
+  };
+  return tracing.handler(traced, () => runHandler(runtime, unit, call));
+}
+
+/** {@link callHandler} without its span. */
+async function runHandler(runtime: InvokeRuntime, unit: UnitOfWork, call: HandlerCall): Promise<unknown> {
   const run = new RunSignal();
   let mail: TransactionMail | undefined;
   try {
