@@ -28,6 +28,7 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerMetaToolRoutes } from './routes/meta-tools.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** Everything the Koa app is composed from; the caller owns their lifecycle. */
 export interface AppDependencies {
@@ -63,6 +64,8 @@ export interface AppDependencies {
    * served before this app, by src/domains/public-dispatch.ts (startGateway mounts it), not by Koa.
    */
   readonly domainRoutes?: readonly DomainRoute[];
+  /** Spans per request, guard, handler, statement and egress call (OTEL_* set, src/tracing). */
+  readonly tracing?: Tracing | undefined;
   /** True once the process shuts down (startGateway): `/health/ready` then answers 503. */
   readonly draining?: () => boolean;
 }
@@ -126,6 +129,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       rateLimits: rateLimitsOf(config),
       egress: egressOf(config),
       publicBaseUrl: config.publicBaseUrl,
+      tracing: dependencies.tracing,
     },
     jobs: dependencies.jobs,
   });
@@ -142,6 +146,8 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   // Secret path segments (a booking link's) are redacted wherever the domains' routes declare them.
   const redactPath = secretPathRedactor(domainRoutes.map(({ route }) => route.path));
   app.use(requestId(logger));
+  // The request's span, its trace id in every log line of the request (so before the request log).
+  if (dependencies.tracing !== undefined) app.use(dependencies.tracing.middleware);
   app.use(requestLog(redactPath));
   app.use(setSecurityHeaders());
   app.use(errorHandler(database.knex, redactPath));
