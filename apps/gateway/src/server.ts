@@ -24,6 +24,8 @@ import { type AccessServices, createAccessServices } from './onboarding/services
 import type { PeriodicTask } from './periodic.js';
 import { createChargeRollup } from './ports/wallet-rollup.js';
 import { closeRedis, createRedis, firstConnection } from './redis.js';
+import { startTracing } from './tracing/start.js';
+import type { Tracing } from './tracing/tracing.js';
 
 /** Options of {@link startGateway}. */
 export interface StartOptions {
@@ -84,6 +86,8 @@ export async function startGateway(
   if (config.dataDirAllowShared) {
     logger.warn({ data_dir: config.dataDir }, 'DATA_DIR_ALLOW_SHARED=true: the data folder is not checked');
   }
+  // OTEL_* variables with an OTLP endpoint: OpenTelemetry traces (src/tracing); nothing loaded without.
+  const tracing = await startTracing(logger);
   const database = openDatabase(config, logger);
   let redis: Redis | undefined;
   let server: Server | undefined;
@@ -158,6 +162,7 @@ export async function startGateway(
       domainRoutes: domains.routes,
       metrics: observed?.metrics,
       draining: () => drain.draining,
+      tracing,
     });
     // The domains' public routes (a page view, a booking page) are answered before Koa, the same way.
     handle = servePublicRoutesFirst(domains.routes, app.callback(), {
@@ -174,7 +179,7 @@ export async function startGateway(
       knex: database.knex,
       close: once(() =>
         shutdown(
-          { drain, database, redis, logger, access, sealer, rollup, jobs, domains },
+          { drain, database, redis, logger, access, sealer, rollup, jobs, domains, tracing },
           options.shutdownTimeoutMs ?? config.shutdownGraceMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
         ),
       ),
@@ -188,6 +193,7 @@ export async function startGateway(
     await access?.stop();
     if (redis) await closeRedis(redis);
     await database.close().catch(() => {});
+    await tracing?.shutdown();
     throw error;
   }
 }
@@ -226,10 +232,11 @@ interface Resources {
   readonly rollup?: PeriodicTask | undefined;
   readonly jobs?: JobWorker | undefined;
   readonly domains?: RunningDomains | undefined;
+  readonly tracing?: Tracing | undefined;
 }
 
 async function shutdown(resources: Resources, timeoutMs: number): Promise<void> {
-  const { drain, database, redis, logger, access, sealer, rollup, jobs, domains } = resources;
+  const { drain, database, redis, logger, access, sealer, rollup, jobs, domains, tracing } = resources;
   logger.info('shutting down: unready, no new connections, waiting for in-flight requests');
   const drained = await drain.begin(timeoutMs);
   if (!drained) {
@@ -245,6 +252,8 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   await access?.stop();
   if (redis) await closeRedis(redis);
   await database.close();
+  // The spans of the last requests are exported before the process may exit.
+  await tracing?.shutdown();
   logger.info('Agent Gateway stopped');
 }
 
