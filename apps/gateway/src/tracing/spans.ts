@@ -81,14 +81,11 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
   const observeGuard: GuardObserver = (guard, guardContext, check) => {
     const { capability } = guardContext.request;
     const organizationId = guardContext.facts.principal?.organization_id;
-    const attributes: Attributes = {
-      'agw.guard': guard,
-      [CAPABILITY_ID]: capability.id,
-      [CAPABILITY_VERSION]: capability.version,
-    };
-    if (organizationId !== undefined) attributes[ORGANIZATION_ID] = organizationId;
+    const named: Attributes = { [CAPABILITY_ID]: capability.id, [CAPABILITY_VERSION]: capability.version };
+    if (organizationId !== undefined) named[ORGANIZATION_ID] = organizationId;
     // The request's span names the capability and organization too: one place to search by them.
-    trace.getActiveSpan()?.setAttributes(attributes);
+    trace.getActiveSpan()?.setAttributes(named);
+    const attributes: Attributes = { 'agw.guard': guard, ...named };
     const span = tracer.startSpan(`guard ${guard}`, { attributes });
     const decided = context.with(trace.setSpan(context.active(), span), check);
     const ended = <D extends ObservedDecision>(decision: D): D => {
