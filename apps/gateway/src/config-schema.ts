@@ -88,6 +88,21 @@ export const gatewaySettings = settingsSchema({
     expectation: 'an address, e.g. "Agent Gateway <agw@example.com>"',
     description: 'sender of the gateway mail (codes, bookings, documents)',
   }),
+  OPERATOR_EMAIL: Setting.string({
+    default: '',
+    pattern: '^$|^\\s*[^\\s@,]+@[^\\s@,]+\\s*(,\\s*[^\\s@,]+@[^\\s@,]+\\s*){0,19}$',
+    maxLength: 2000,
+    expectation: 'one or more comma-separated mail addresses (at most 20)',
+    description:
+      'operators mailed when an installation or a run approval starts waiting, with a link to the console; empty: no such mail',
+  }),
+  OPERATOR_DIGEST_SECONDS: Setting.integer({
+    default: 300,
+    minimum: 10,
+    maximum: 86_400,
+    description:
+      'after an operator mail, what starts waiting within this long is listed in one digest mail at its end instead of a mail each',
+  }),
   LOG_LEVEL: Setting.oneOf(logLevels, {
     default: 'info',
     lowercase: true,

@@ -82,6 +82,10 @@ export interface GatewayConfig {
   readonly httpKeepAliveTimeoutMs?: number | undefined;
   /** SHUTDOWN_GRACE_MS: how long in-flight requests get to finish on SIGTERM; undefined means 10000. */
   readonly shutdownGraceMs?: number | undefined;
+  /** OPERATOR_EMAIL: who is mailed when something waits for an operator; empty: nobody. */
+  readonly operatorEmails?: readonly string[] | undefined;
+  /** OPERATOR_DIGEST_SECONDS: after an operator mail, later arrivals wait this long for one digest. */
+  readonly operatorDigestSeconds?: number | undefined;
   /**
    * DATA_DIR_ALLOW_SHARED: start even when DATA_DIR (or its database, mail or key files) is readable or
    * writable by group or others. Default false: such a data folder is refused at start.
@@ -196,6 +200,8 @@ export function loadConfig(
     httpRequestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
+    operatorEmails: addressList(settings.OPERATOR_EMAIL),
+    operatorDigestSeconds: settings.OPERATOR_DIGEST_SECONDS,
     dataDirAllowShared: settings.DATA_DIR_ALLOW_SHARED,
     domainSettings: Object.freeze(domainSettings),
   });
@@ -250,6 +256,10 @@ function secretKeyBytes(value: string | undefined): Buffer | undefined {
 function hostList(value: string): readonly string[] {
   const hosts = value === '' ? [] : value.split(',').map((entry) => entry.trim().toLowerCase());
   return Object.freeze(hosts);
+}
+
+function addressList(value: string): readonly string[] {
+  return Object.freeze(value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
 }
 
 function tryUrl(value: string): URL | undefined {

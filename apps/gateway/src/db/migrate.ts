@@ -12,6 +12,7 @@ import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
 import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 import { domainMail } from './migrations/20261126000000-domain-mail.js';
 import { createConsole } from './migrations/20261201000000-console.js';
+import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -38,6 +39,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   hashIdempotencyKeys,
   domainMail,
   createConsole,
+  operatorNotices,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

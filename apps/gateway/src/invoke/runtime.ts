@@ -20,6 +20,7 @@ import { createKnexInstallationStore, createKnexKeyStore } from '../keys/key-sto
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
 import type { MailStaging } from '../mail/domain-mail.js';
+import type { OperatorNotices } from '../operator-notices/notices.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
 import { createKnexKillSwitchStore } from '../ports/kill-switch-store.js';
@@ -89,6 +90,8 @@ export interface InvokeRuntimeOptions {
   readonly egress?: EgressOptions;
   /** The outbox and secret box behind a handler's `ctx.mail`. */
   readonly mail?: MailStaging;
+  /** Mails the operators when a run approval starts waiting (OPERATOR_EMAIL). */
+  readonly notices?: OperatorNotices;
   /** PUBLIC_BASE_URL (without a trailing slash), handed to handlers as `ctx.publicBaseUrl`. */
   readonly publicBaseUrl?: string;
   /** Spans per guard, handler and egress call (OTEL_* set, src/tracing); none without it. */
@@ -123,7 +126,7 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
       killSwitch: cache.wrapKillSwitch(createKnexKillSwitchStore(knex)),
       validator: createValidator(),
       // The mail's secret box also encrypts an approval's params for the operator console.
-      approvals: createKnexApprovalStore(knex, options.mail?.box),
+      approvals: createKnexApprovalStore(knex, options.mail?.box, options.notices),
       audit: createKnexAuditSink(knex),
       wallet,
       egress: createStaticEgressPolicy(egress.allowedHosts),

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { buildOtpExtraction, defaultInstallationScopes, type OrganizationsResponse } from '@agw/contracts';
 import type { Knex } from 'knex';
+import { sqlOfKnex } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { parseIdempotencyKey } from '../idempotency/key-header.js';
 import { runIdempotent } from '../idempotency/run.js';
@@ -133,6 +134,13 @@ export async function createOrganization(
           extraction: buildOtpExtraction(correlationId),
         };
       }
+      staged.push(
+        ...(await services.notices.record(sqlOfKnex(trx), {
+          kind: 'installation',
+          subjectId: installation.id,
+          summary: `${app.name} (${app.slug}) for the new organization ${organization.name}, owner ${app.owner_email}`,
+        })),
+      );
       caller.organizationId = organization.id;
       caller.installationId = installation.id;
       const response: OrganizationsResponse = {

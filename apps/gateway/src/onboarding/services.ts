@@ -4,6 +4,7 @@ import { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../logger.js';
 import { MailOutbox } from '../mail/outbox.js';
 import { createMailTransport, type MailTransport } from '../mail/transport.js';
+import { createOperatorNotices, type OperatorNotices } from '../operator-notices/notices.js';
 import { defaultOtpSettings, type OtpSettings } from '../otp/otp-service.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { loadServerSecret } from '../secrets/server-secret.js';
@@ -15,7 +16,9 @@ export interface AccessServices {
   readonly idempotency: IdempotencyStore;
   readonly outbox: MailOutbox;
   readonly otp: OtpSettings;
-  /** Starts the periodic outbox drain (retries of failed sends). */
+  /** Mail to OPERATOR_EMAIL when an installation or a run approval starts waiting. */
+  readonly notices: OperatorNotices;
+  /** Starts the periodic outbox drain (retries of failed sends) and the operator digest. */
   start(): void;
   /** Stops the drain, waits for sends in flight and closes the mail transport. */
   stop(): Promise<void>;
@@ -31,6 +34,7 @@ export interface AccessServicesOptions {
 }
 
 const DRAIN_EVERY_MS = 30_000;
+const DEFAULT_DIGEST_SECONDS = 300;
 const DEFAULT_FROM = 'Agent Gateway <no-reply@localhost>';
 
 /**
@@ -43,12 +47,21 @@ export function createAccessServices(options: AccessServicesOptions): AccessServ
   const box = new SecretBox(loadServerSecret(config, logger));
   const transport = options.transport ?? createMailTransport(config);
   const outbox = new MailOutbox(knex, box, transport, config.mailFrom ?? DEFAULT_FROM, logger);
+  const notices = createOperatorNotices({
+    knex,
+    box,
+    outbox,
+    recipients: config.operatorEmails ?? [],
+    digestSeconds: config.operatorDigestSeconds ?? DEFAULT_DIGEST_SECONDS,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   let timer: NodeJS.Timeout | undefined;
   return {
     knex,
     box,
     idempotency: new IdempotencyStore(knex, box),
     outbox,
+    notices,
     otp: {
       ...defaultOtpSettings,
       ownerTtlSeconds: config.ownerOtpTtlSeconds ?? defaultOtpSettings.ownerTtlSeconds,
@@ -59,6 +72,8 @@ export function createAccessServices(options: AccessServicesOptions): AccessServ
       if (timer) return;
       timer = setInterval(() => {
         outbox.drain().catch((error: unknown) => logger.error({ err: error }, 'mail drain failed'));
+        // A digest is due at most this late after its window ends.
+        notices.digest().catch((error: unknown) => logger.error({ err: error }, 'operator digest failed'));
       }, DRAIN_EVERY_MS);
       timer.unref();
     },

@@ -5,6 +5,7 @@ import { sqlPoolOf } from '../db/pool.js';
 import { transactionOnPool } from '../db/pool-transaction.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { toIso } from '../keys/key-store.js';
+import type { OperatorNotices } from '../operator-notices/notices.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 interface ApprovalRow extends Omit<ApprovalRecord, 'created_at' | 'expires_at' | 'consumed_at'> {
@@ -56,7 +57,7 @@ const RENEW_OR_CREATE = {
              $9::timestamptz, $10::bytea
        WHERE NOT EXISTS (SELECT 1 FROM renewed)
       RETURNING ${COLUMNS})
-    SELECT * FROM renewed UNION ALL SELECT * FROM created`,
+    SELECT *, false AS created FROM renewed UNION ALL SELECT *, true AS created FROM created`,
 };
 // Held until the transaction ends: two first invokes of the same run take turns.
 const LOCK = { name: 'agw.approval.lock', text: 'SELECT pg_advisory_xact_lock(hashtext($1))' };
@@ -81,33 +82,57 @@ const CONSUME = {
  * The lock's statement must come before the renew-or-create one, which then sees what the first
  * committed (each statement its own snapshot). `create` opens its transaction on the pool: the approval
  * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
+ *
+ * With `notices` enabled (OPERATOR_EMAIL), a newly created approval (not a renewed one) is recorded as
+ * an operator notice in the same transaction, its mail staged there and sent after the commit.
  */
-export function createKnexApprovalStore(knex: Knex, box?: SecretBox): ApprovalStore {
+export function createKnexApprovalStore(
+  knex: Knex,
+  box?: SecretBox,
+  notices?: OperatorNotices,
+): ApprovalStore {
   const pool = sqlPoolOf(knex);
   // The run's unit of work, if it has one; the pool otherwise (the policy guard runs at admission).
   const sqlOf = (unit: unknown) => unitOf(unit)?.sql ?? pool;
   return {
-    create: (approval) =>
-      // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT.
-      transactionOnPool(knex, async ({ sql, committing }) => {
+    create: async (approval) => {
+      let staged: string[] = [];
+      // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT (then the notice, if any).
+      const record = await transactionOnPool(knex, async ({ sql, committing }) => {
         const run = `${approval.installation_id}:${approval.capability_id}:${approval.capability_version}:${approval.params_hash}`;
         await runStatement(sql, LOCK, [`agw.approval:${run}`]);
-        const { rows } = await runStatement<ApprovalRow>(committing, RENEW_OR_CREATE, [
-          approval.installation_id,
-          approval.capability_id,
-          approval.capability_version,
-          approval.params_hash,
-          approval.token_hash,
-          approval.created_at,
-          approval.organization_id,
-          approval.reason,
-          approval.expires_at,
-          box === undefined || approval.params === undefined
-            ? null
-            : box.encrypt('approval-params', JSON.stringify(approval.params)),
-        ]);
-        return toRecord(rows[0] as ApprovalRow);
-      }),
+        const notify = notices?.enabled === true;
+        const { rows } = await runStatement<ApprovalRow & { created: boolean }>(
+          notify ? sql : committing,
+          RENEW_OR_CREATE,
+          [
+            approval.installation_id,
+            approval.capability_id,
+            approval.capability_version,
+            approval.params_hash,
+            approval.token_hash,
+            approval.created_at,
+            approval.organization_id,
+            approval.reason,
+            approval.expires_at,
+            box === undefined || approval.params === undefined
+              ? null
+              : box.encrypt('approval-params', JSON.stringify(approval.params)),
+          ],
+        );
+        const row = rows[0] as ApprovalRow & { created: boolean };
+        if (notices?.enabled && row.created) {
+          staged = await notices.record(sql, {
+            kind: 'approval',
+            subjectId: row.approval_id,
+            summary: `${row.capability_id}@${row.capability_version}: ${row.reason}`,
+          });
+        }
+        return toRecord(row);
+      });
+      notices?.dispatch(staged);
+      return record;
+    },
     async findByTokenHash(tokenHash, unit) {
       const { rows } = await runStatement<ApprovalRow>(sqlOf(unit), FIND, [tokenHash]);
       return rows[0] === undefined ? undefined : toRecord(rows[0]);

@@ -32,7 +32,8 @@ export interface MetaToolRouteOptions {
   /** The handlers dry_run and invoke run, by id and version. */
   readonly handlers: readonly CapabilityHandler<never>[];
   /** The idempotency store and secret box of the access routes (mutating invokes, search cursors). */
-  readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency' | 'outbox'>;
+  readonly access: Pick<AccessServices, 'knex' | 'box' | 'idempotency' | 'outbox'> &
+    Partial<Pick<AccessServices, 'notices'>>;
   /** Redis, rate limits and logger of the invoke runtime (src/invoke/runtime.ts); defaults when omitted. */
   readonly runtime?: InvokeRuntimeOptions;
   /** The process's job worker: long-running invokes run with this runtime, catalog and handlers. */
@@ -78,6 +79,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   const runtime = createInvokeRuntime(knex, {
     ...options.runtime,
     mail: { box: options.access.box, outbox: options.access.outbox },
+    ...(options.access.notices === undefined ? {} : { notices: options.access.notices }),
   });
   // Keyed search/describe read key records through the invoke chain's cache (one per process).
   const resolveCatalogCaller = createCatalogCallerResolver(runtime.keys);
