@@ -17,6 +17,11 @@ const tools = [
   { binary: '/usr/bin/jq', pkg: 'jq', skips: 'the docs/calendar.md walk-through test' },
   { binary: '/usr/bin/redis-server', pkg: 'redis-server', skips: 'the Redis outage tests' },
   {
+    binary: '/usr/bin/prometheus',
+    pkg: 'prometheus',
+    skips: 'the Prometheus scrape test and promtool check of deploy/prometheus',
+  },
+  {
     binary: '/usr/lib/postgresql/15/bin/pg_ctl',
     pkg: 'postgresql',
     skips: 'the PostgreSQL outage test (reliability suite)',

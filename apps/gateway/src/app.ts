@@ -22,6 +22,7 @@ import type { Logger } from './logger.js';
 import { registerMcpRoutes } from './mcp/routes.js';
 import { mcpStreamProbe } from './mcp/stream-probe.js';
 import type { CatalogContract } from './meta-tools/catalog.js';
+import type { GatewayMetrics } from './metrics/gateway-metrics.js';
 import { type AccessServices, createAccessServices } from './onboarding/services.js';
 import { registerAccessRoutes } from './routes/access.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -64,6 +65,8 @@ export interface AppDependencies {
    * served before this app, by src/domains/public-dispatch.ts (startGateway mounts it), not by Koa.
    */
   readonly domainRoutes?: readonly DomainRoute[];
+  /** Counts and times requests and runs (METRICS_PORT set, src/metrics); nothing recorded without. */
+  readonly metrics?: GatewayMetrics | undefined;
   /** Spans per request, guard, handler, statement and egress call (OTEL_* set, src/tracing). */
   readonly tracing?: Tracing | undefined;
   /** True once the process shuts down (startGateway): `/health/ready` then answers 503. */
@@ -131,6 +134,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       publicBaseUrl: config.publicBaseUrl,
       tracing: dependencies.tracing,
     },
+      metrics: dependencies.metrics,
     jobs: dependencies.jobs,
   });
   registerJobRoutes(router, { knex: database.knex });
@@ -148,7 +152,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
   app.use(requestId(logger));
   // The request's span, its trace id in every log line of the request (so before the request log).
   if (dependencies.tracing !== undefined) app.use(dependencies.tracing.middleware);
-  app.use(requestLog(redactPath));
+  app.use(requestLog(redactPath, dependencies.metrics));
   app.use(setSecurityHeaders());
   app.use(errorHandler(database.knex, redactPath));
   app.use(mcpStreamProbe());

@@ -211,4 +211,18 @@ export const gatewaySettings = settingsSchema({
     description:
       'finished long-running jobs are deleted this long after they finished; polled afterwards → 404',
   }),
+  METRICS_PORT: Setting.integer({
+    minimum: 0,
+    maximum: 65_535,
+    defaultText: 'off',
+    description:
+      'serves Prometheus metrics at `GET /metrics` on this port of its own (`0`: any free port), never on the main port; unset: no metrics are recorded (docs/observability.md)',
+  }),
+  METRICS_HOST: Setting.string({
+    default: '127.0.0.1',
+    pattern: '^[A-Za-z0-9.:-]{1,253}$',
+    expectation: 'a hostname or IP address (e.g. 0.0.0.0)',
+    description:
+      'interface the metrics port binds; loopback by default: bind another only on a network that only your Prometheus reaches (the metrics have no key)',
+  }),
 });

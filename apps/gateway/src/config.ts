@@ -65,6 +65,10 @@ export interface GatewayConfig {
   readonly rateLimitPerCapabilityPerMinute?: number | undefined;
   /** AUDIT_SEAL_INTERVAL_MS: pause between audit-chain sealer runs; undefined means 1000. */
   readonly auditSealIntervalMs?: number | undefined;
+  /** METRICS_PORT: where `/metrics` is served (0: any free port); undefined means no metrics at all. */
+  readonly metricsPort?: number | undefined;
+  /** METRICS_HOST: the interface the metrics port binds; undefined means 127.0.0.1. */
+  readonly metricsHost?: string | undefined;
   /**
    * EGRESS_ALLOWED_HOSTS: the hosts capability handlers may reach (`api.example.com`, `*.example.com`).
    * Empty (the default) means no handler reaches the network.
@@ -199,6 +203,8 @@ export function loadConfig(
     httpHeadersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT_MS,
     httpRequestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
     httpKeepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    metricsPort: settings.METRICS_PORT,
+    metricsHost: settings.METRICS_HOST,
     shutdownGraceMs: settings.SHUTDOWN_GRACE_MS,
     operatorEmails: addressList(settings.OPERATOR_EMAIL),
     operatorDigestSeconds: settings.OPERATOR_DIGEST_SECONDS,

@@ -52,6 +52,8 @@ export interface StartOptions {
 export interface GatewayHandle {
   /** The URL the server listens on, e.g. http://127.0.0.1:8080 (the real port when PORT=0). */
   readonly url: string;
+  /** With METRICS_PORT: the metrics listener's URL (scrape `${metricsUrl}/metrics`). */
+  readonly metricsUrl?: string | undefined;
   readonly server: Server;
   /** The gateway's database (for tests and operator tooling). */
   readonly knex: Knex;
@@ -177,6 +179,7 @@ export async function startGateway(
       url,
       server: listening,
       knex: database.knex,
+      metricsUrl: observed?.server.url,
       close: once(() =>
         shutdown(
           { drain, database, redis, logger, access, sealer, rollup, jobs, domains, tracing },

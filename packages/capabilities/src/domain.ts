@@ -145,6 +145,12 @@ export interface DomainService {
   readonly tasks?: readonly DomainTask[];
   /** Graceful shutdown: flush buffers, finish in-flight work (bounded by the gateway). */
   stop?(): Promise<void>;
+  /**
+   * Numbers the gateway exports as metrics (`agw_<domain>_<name>`), read when Prometheus scrapes: a
+   * name ending in `_total` counts since the start (a counter), any other is a level now (a gauge). The
+   * same names on every call, in snake_case; cheap (no I/O).
+   */
+  stats?(): Readonly<Record<string, number>>;
 }
 
 /** Work the gateway runs every `intervalMs` after the previous run ended (runs never overlap). */

@@ -50,6 +50,18 @@ export interface SqlPool extends SqlDatabase {
   readonly forKnex: NonNullable<Knex.Config['connectionPool']>;
   /** Closes every connection (on PGlite the database itself). */
   end(): Promise<void>;
+  /** Who is told of each statement the port sends (metrics, src/metrics); nobody by default. */
+  readonly hooks: PoolHooks;
+  /** Connections lent now, and requests waiting for one (read at scrape time by src/metrics). */
+  usage(): { readonly inUse: number; readonly waiting: number };
+}
+
+/** Listeners of a pool's port statements (knex's cold-path queries are not included). */
+export interface PoolHooks {
+  /** Told each statement's duration in seconds once it settled, failed or not. */
+  statement?: ((seconds: number) => void) | undefined;
+  /** Runs each statement in a tracing span (src/tracing): its SQL text and name, never its values. */
+  span?: (<T>(text: string, name: string | undefined, run: () => Promise<T>) => Promise<T>) | undefined;
 }
 
 /**
@@ -57,10 +69,12 @@ export interface SqlPool extends SqlDatabase {
  * false every statement goes unnamed, its `name` ignored (DATABASE_PREPARED_STATEMENTS).
  */
 export function createPgPool(pool: pg.Pool, preparedStatements = true): SqlPool {
+  const hooks: PoolHooks = {};
+  const direct = pgSql(pool, preparedStatements);
   const lend: SqlPool['lend'] = async (fn) => {
     const client = await pool.connect();
     let broken: unknown;
-    const lent = lentUntilReleased(pgPort(client, preparedStatements));
+    const lent = lentUntilReleased(pgPort(client, preparedStatements), hooks);
     try {
       return await fn(client, lent.port, (error) => {
         broken = error ?? new Error('disposed');
@@ -73,12 +87,15 @@ export function createPgPool(pool: pg.Pool, preparedStatements = true): SqlPool 
   };
   return {
     ...transactionsOn(lend),
-    ...pgSql(pool, preparedStatements),
+    query: (text, params, options) =>
+      timed(hooks, () => direct.query(text, params, options), text, options?.name),
     engine: 'postgres',
     lend,
     connection: (fn) => lend((_raw, sql, dispose) => fn(sql, dispose)),
     forKnex: pool,
     end: () => pool.end(),
+    hooks,
+    usage: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 
@@ -126,9 +143,10 @@ export function createPglitePool(thread: PGliteThread): SqlPool {
       waiting.push(next);
     });
   const port = pglitePort(thread);
+  const hooks: PoolHooks = {};
   const lend: SqlPool['lend'] = async (fn) => {
     await acquire();
-    const lent = lentUntilReleased(port);
+    const lent = lentUntilReleased(port, hooks);
     try {
       // A failed ROLLBACK on PGlite means the database itself is gone: nothing to close apart from it.
       return await fn(thread, lent.port, () => undefined);
@@ -142,7 +160,7 @@ export function createPglitePool(thread: PGliteThread): SqlPool {
     async query(text, params, options) {
       await acquire();
       try {
-        return await port.query(text, params, options);
+        return await timed(hooks, () => port.query(text, params, options), text, options?.name);
       } finally {
         release();
       }
@@ -163,6 +181,8 @@ export function createPglitePool(thread: PGliteThread): SqlPool {
       numPendingAcquires: () => waiting.length,
     } as NonNullable<Knex.Config['connectionPool']>,
     end: () => thread.close(),
+    hooks,
+    usage: () => ({ inUse: busy ? 1 : 0, waiting: waiting.length }),
   };
 }
 
@@ -221,8 +241,27 @@ function pglitePort(thread: PGliteThread): TransactionSql {
   };
 }
 
-/** `port`, refusing every statement once released. */
-function lentUntilReleased(port: TransactionSql): { port: TransactionSql; release(): void } {
+/**
+ * `run()`'s statement (`text`, `name`), its duration told to `hooks` (no clock read when nobody
+ * listens), in its span when tracing is on.
+ */
+function timed<T>(hooks: PoolHooks, send: () => Promise<T>, text: string, name?: string): Promise<T> {
+  const { span } = hooks;
+  const run = span === undefined ? send : () => span(text, name, send);
+  const observe = hooks.statement;
+  if (observe === undefined) return run();
+  const started = process.hrtime.bigint();
+  const settled = () => observe(Number(process.hrtime.bigint() - started) / 1e9);
+  const pending = run();
+  pending.then(settled, settled);
+  return pending;
+}
+
+/** `port`, refusing every statement once released; each statement told to `hooks`. */
+function lentUntilReleased(
+  port: TransactionSql,
+  hooks: PoolHooks,
+): { port: TransactionSql; release(): void } {
   let released = false;
   const refuse = () =>
     Promise.reject(
@@ -235,10 +274,18 @@ function lentUntilReleased(port: TransactionSql): { port: TransactionSql; releas
       released = true;
     },
     port: {
-      query: (text, params, options) => (released ? refuse() : port.query(text, params, options)),
-      exec: (text) => (released ? refuse() : port.exec(text)),
+      query: (text, params, options) =>
+        released ? refuse() : timed(hooks, () => port.query(text, params, options), text, options?.name),
+      exec: (text) => (released ? refuse() : timed(hooks, () => port.exec(text), text)),
       queryAfter: (leading, text, params, options, trailing) =>
-        released ? refuse() : port.queryAfter(leading, text, params, options, trailing),
+        released
+          ? refuse()
+          : timed(
+              hooks,
+              () => port.queryAfter(leading, text, params, options, trailing),
+              text,
+              options?.name,
+            ),
     },
   };
 }

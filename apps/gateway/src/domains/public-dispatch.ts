@@ -9,10 +9,11 @@ import { GatewayError } from '../http/gateway-error.js';
 import { ANONYMOUS_BODY_LIMIT_BYTES } from '../http/key-before-body.js';
 import { headersWithoutSecrets, type PathRedactor, secretPathRedactor } from '../http/log-path.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id.js';
-import { logRequest } from '../http/request-log.js';
+import { countRequest, logRequest } from '../http/request-log.js';
 import { securityHeaders } from '../http/security-headers.js';
 import { assertUtf8 } from '../http/strict-utf8.js';
 import type { Logger } from '../logger.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import { type PublicMatch, publicRouteMatcher } from './public-match.js';
 import type { DomainRoute } from './services.js';
 
@@ -21,6 +22,8 @@ export interface PublicDispatchOptions {
   readonly logger: Logger;
   /** For the audit row of a failed request. */
   readonly knex: Knex;
+  /** Counts and times the requests (METRICS_PORT set), their 429s apart (src/metrics). */
+  readonly metrics?: GatewayMetrics | undefined;
 }
 
 type Found = Exclude<PublicMatch, { kind: 'none' }>;
@@ -120,17 +123,17 @@ async function serve(
     headers['content-length'] = String(Buffer.byteLength(failure.body));
     send(response, status, headers, failure.body);
   }
-  if (options.logger.isLevelEnabled('info')) {
-    logRequest(logOf(), options.redactPath, {
-      method: request.method ?? '',
-      route: found.kind === 'route' ? found.route.path : null,
-      path,
-      status,
-      started,
-      errorCode,
-      userAgent: request.headers['user-agent'],
-    });
-  }
+  const answered = {
+    method: request.method ?? '',
+    route: found.kind === 'route' ? found.route.path : null,
+    path,
+    status,
+    started,
+    errorCode,
+    userAgent: request.headers['user-agent'],
+  };
+  countRequest(options.metrics, answered);
+  if (options.logger.isLevelEnabled('info')) logRequest(logOf(), options.redactPath, answered);
 }
 
 /** The route's answer; a 405 (or an OPTIONS without a route: its methods) for a known path's other methods. */

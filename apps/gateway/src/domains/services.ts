@@ -12,6 +12,8 @@ export interface DomainRoute {
 /** The domain services running in this process. */
 export interface RunningDomains {
   readonly routes: readonly DomainRoute[];
+  /** Each started domain's `stats` (DomainService.stats), by domain name, for the metrics. */
+  readonly stats: ReadonlyMap<string, () => Readonly<Record<string, number>>>;
   /** Stops every task (each runs once more, bounded), then every service's own `stop`. */
   stop(): Promise<void>;
 }
@@ -30,6 +32,7 @@ export function startDomains(
   const routes: DomainRoute[] = [];
   const tasks: PeriodicTask[] = [];
   const stops: Array<{ domain: string; stop: () => Promise<void> }> = [];
+  const stats = new Map<string, () => Readonly<Record<string, number>>>();
   for (const domain of domains) {
     if (!domain.start) continue;
     const service = domain.start(createDomainHost(domain.name, options));
@@ -44,10 +47,12 @@ export function startDomains(
       periodic.start();
       tasks.push(periodic);
     }
+    if (service.stats) stats.set(domain.name, service.stats);
     if (service.stop) stops.push({ domain: domain.name, stop: () => service.stop?.() ?? Promise.resolve() });
   }
   return {
     routes,
+    stats,
     async stop() {
       await Promise.all(tasks.map((task) => task.stop()));
       await Promise.all(

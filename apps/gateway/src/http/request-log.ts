@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { type Logger, sanitizeForLog } from '../logger.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { PathRedactor } from './log-path.js';
 import type { GatewayState } from './state.js';
 
@@ -38,15 +39,25 @@ export function logRequest(log: Logger, redactPath: PathRedactor, request: Answe
   );
 }
 
-/** {@link logRequest} for every request Koa answers, once it is answered. */
-export function requestLog(redactPath: PathRedactor): Middleware<GatewayState> {
+/** The request in the metrics (src/metrics): by method, route template and status class, timed. */
+export function countRequest(metrics: GatewayMetrics | undefined, request: AnsweredRequest): void {
+  metrics?.request(
+    request.method,
+    request.route,
+    request.status,
+    Number(process.hrtime.bigint() - request.started) / 1e9,
+  );
+}
+
+/** {@link logRequest} (and {@link countRequest}) for every request Koa answers, once it is answered. */
+export function requestLog(redactPath: PathRedactor, metrics?: GatewayMetrics): Middleware<GatewayState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      logRequest(ctx.state.log, redactPath, {
+      const answered = {
         method: ctx.method,
         route: typeof route === 'string' ? route : null,
         path: ctx.path,
@@ -54,7 +65,9 @@ export function requestLog(redactPath: PathRedactor): Middleware<GatewayState> {
         started,
         errorCode: ctx.state.errorCode,
         userAgent: ctx.get('user-agent'),
-      });
+      };
+      countRequest(metrics, answered);
+      logRequest(ctx.state.log, redactPath, answered);
     }
   };
 }

@@ -9,6 +9,8 @@ import {
   type SettleWrites,
 } from '@agw/guard';
 import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../http/gateway-error.js';
+import { secondsSince } from '../metrics/gateway-metrics.js';
+import { countRefusal } from '../metrics/refusals.js';
 import { callHandler } from './handler-context.js';
 import { BUSINESS_RULE_HINT } from './preflight.js';
 import { denialError, refusalError } from './refusal.js';
@@ -44,16 +46,23 @@ export async function executeCapability(
   options: { readonly returnWrites?: boolean } = {},
 ): Promise<Executed> {
   const { contract } = call;
+  const { metrics } = runtime;
   const executed = await run.execute(
-    ({ principal, egressHosts, reportCost }) =>
-      callHandler(runtime, unit, {
-        handler: call.handler,
-        params: call.params,
-        principal,
-        egressHosts,
-        mutating: contract.mutating,
-        reportCost,
-      }),
+    async ({ principal, egressHosts, reportCost }) => {
+      const started = metrics === undefined ? 0n : process.hrtime.bigint();
+      try {
+        return await callHandler(runtime, unit, {
+          handler: call.handler,
+          params: call.params,
+          principal,
+          egressHosts,
+          mutating: contract.mutating,
+          reportCost,
+        });
+      } finally {
+        metrics?.handler(contract, secondsSince(started));
+      }
+    },
     { classify: handlerRefusal, returnWrites: options.returnWrites === true, unit },
   );
   const auditId = executed.settlement.auditId ?? '';
@@ -62,9 +71,11 @@ export async function executeCapability(
   if (executed.outcome === 'failed')
     return { kind: 'refused', error: executed.failure, auditId, ...returned };
   if (executed.outcome !== 'succeeded') {
+    countRefusal(metrics, executed);
     return { kind: 'refused', error: refusalError(executed), auditId, ...returned };
   }
   const { chargedCredits } = executed.settlement;
+  if (chargedCredits !== undefined) metrics?.charged(contract, chargedCredits);
   return {
     ...returned,
     kind: 'succeeded',

@@ -20,6 +20,7 @@ import { createKnexInstallationStore, createKnexKeyStore } from '../keys/key-sto
 import { createAccessStateCache } from '../keys/state-cache.js';
 import type { Logger } from '../logger.js';
 import type { MailStaging } from '../mail/domain-mail.js';
+import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
 import type { OperatorNotices } from '../operator-notices/notices.js';
 import { createKnexApprovalStore } from '../ports/approval-store.js';
 import { createKnexAuditSink } from '../ports/audit-sink.js';
@@ -66,6 +67,8 @@ export interface InvokeRuntime {
   readonly publicBaseUrl: string | undefined;
   /** The handler's span when tracing is on (src/tracing). */
   readonly tracing: Tracing | undefined;
+  /** Where runs are counted and timed when metrics are on (src/metrics). */
+  readonly metrics: GatewayMetrics | undefined;
 }
 
 /** Where handlers may reach (EGRESS_ALLOWED_HOSTS, EGRESS_ALLOW_HTTP). */
@@ -96,6 +99,8 @@ export interface InvokeRuntimeOptions {
   readonly publicBaseUrl?: string;
   /** Spans per guard, handler and egress call (OTEL_* set, src/tracing); none without it. */
   readonly tracing?: Tracing | undefined;
+  /** Counts and times runs (METRICS_PORT set); nothing is recorded without it. */
+  readonly metrics?: GatewayMetrics | undefined;
 }
 
 /**
@@ -154,5 +159,6 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
     mail: options.mail,
     publicBaseUrl: options.publicBaseUrl,
     tracing: options.tracing,
+    metrics: options.metrics,
   };
 }

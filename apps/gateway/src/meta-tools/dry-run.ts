@@ -4,6 +4,7 @@ import { budgetRefusal, hashParams, type Principal, parseCredits } from '@agw/gu
 import { runPreflight } from '../invoke/preflight.js';
 import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
+import { countRefusal } from '../metrics/refusals.js';
 import { validateBody } from '../onboarding/validate.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
 import type { CatalogVersions } from './catalog.js';
@@ -38,6 +39,7 @@ export async function dryRun(
   const contract = resolveCapability(versions, request.id, request.version);
   const run = await runtime.chain.dryRun(toGuardRequest(call, contract, request.params));
   const auditId = run.settlement.auditId ?? call.auditId;
+  if (run.outcome !== 'simulated') countRefusal(runtime.metrics, run);
   const base = {
     interface_version: INTERFACE_VERSION,
     capability_id: contract.id,

@@ -13,6 +13,7 @@ import { refusalError } from '../invoke/refusal.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { UnitOfWork } from '../invoke/unit-of-work.js';
 import { acceptJob } from '../jobs/accept.js';
+import { countRefusal } from '../metrics/refusals.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import { auditRowOf } from '../ports/audit-sink.js';
@@ -108,6 +109,7 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
     if (admission.outcome === 'fault') {
       call.log.error({ err: admission.error, guard: admission.guard, audit_id: auditId }, 'guard fault');
     }
+    countRefusal(deps.runtime.metrics, admission);
     return errorAnswer(refusalError(admission), auditId, headers);
   }
   const { principal } = admission;

@@ -20,6 +20,7 @@ import { createQuoteCheck, createQuoteCodec } from '../meta-tools/quote.js';
 import { searchCapabilities, serializeSearchResponse } from '../meta-tools/search.js';
 import { createSearchCache } from '../meta-tools/search-cache.js';
 import { buildSearchIndex } from '../meta-tools/search-index.js';
+import { type CapabilityResolver, countedCalls } from '../metrics/meta-tool-calls.js';
 import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 
@@ -117,10 +118,26 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
       const request = validateBody('DescribeRequest', call.body);
       return { status: 200, body: describeCapability(versions, request, caller.scopes) };
     },
-    dry_run: (call) => dryRun(call, runtime, versions, handlers, quotes),
-    invoke: (call) => invoke(call, { runtime, versions, handlers, access: options.access, checkQuote }),
+    // Counted per capability and outcome, for both transports, when metrics are on (src/metrics).
+    dry_run: countedCalls(runtime.metrics, 'dry_run', capabilityLabel(versions), (call) =>
+      dryRun(call, runtime, versions, handlers, quotes),
+    ),
+    invoke: countedCalls(runtime.metrics, 'invoke', capabilityLabel(versions), (call) =>
+      invoke(call, { runtime, versions, handlers, access: options.access, checkQuote }),
+    ),
   };
   return { handlers: tools, optionalKey, requiredKey };
+}
+
+/** The catalog's capability a call names, as a metric label (no search for near ids). */
+function capabilityLabel(versions: CatalogVersions): CapabilityResolver {
+  return (id, version) => {
+    const listed = versions.byId.get(id);
+    if (listed === undefined) return undefined;
+    return version === undefined
+      ? resolveCapability(versions, id)
+      : listed.find((contract) => contract.version === version);
+  };
 }
 
 /** The catalog's contract of an id and version, or undefined when the catalog no longer lists it. */

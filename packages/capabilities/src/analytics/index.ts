@@ -74,6 +74,8 @@ function start(host: DomainHost): DomainService {
       },
     ],
     stop: () => writer.drain(),
+    // The gateway's metrics: agw_analytics_events_queued, agw_analytics_events_dropped_total.
+    stats: () => ({ events_queued: writer.queued, events_dropped_total: writer.dropped }),
   };
 }
 

@@ -63,6 +63,8 @@ export class EventWriter {
   #wake: (() => void) | undefined;
   /** When the last statement was sent (Date.now()). */
   #lastWrite = 0;
+  /** Rows accepted and then lost: refused by the database, of a deleted property, or a failed last write. */
+  #dropped = 0;
 
   readonly #maxQueued: number;
   readonly #gatherMs: number;
@@ -111,6 +113,11 @@ export class EventWriter {
     return this.#queue.length;
   }
 
+  /** Rows accepted since the start and never written (see `#dropped`). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
   /**
    * Resolves once every accepted row is written (the gateway's stop calls it); after it, a failure is
    * not retried (the process is ending) but logged with the number of events lost.
@@ -156,6 +163,7 @@ export class EventWriter {
       if (refusedRow(error)) await this.#insertOneByOne(batch, marks);
       else if (this.#stopping) {
         const lost = batch.length + this.#queue.length;
+        this.#dropped += lost;
         this.log.error({ err: error, lost_events: lost }, 'event write failed');
         this.#queue = [];
         this.#queuedOf.clear();
@@ -206,6 +214,7 @@ export class EventWriter {
     ]);
     // Events of a property deleted since they were accepted go with it, as if written just before.
     if (rowCount < rows.length) {
+      this.#dropped += rows.length - rowCount;
       this.log.warn({ dropped_events: rows.length - rowCount }, 'events of a deleted property dropped');
     }
   }
@@ -229,6 +238,7 @@ export class EventWriter {
         dropped += 1;
       }
     }
+    this.#dropped += dropped;
     if (dropped > 0) this.log.warn({ dropped_events: dropped }, 'events refused by the database');
     for (const mark of marks) {
       await this.#insert([], [mark]).catch((error: unknown) => {
