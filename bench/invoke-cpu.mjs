@@ -1,7 +1,7 @@
 // The invoke hot path alone, for work on it: starts the built gateway once, loads the read and the
 // mutating invoke scenarios of bench/scenarios.mjs, and prints per request the gateway's CPU µs and —
 // when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text, and
-// their execution time.
+// their execution time (calls and µs per request, by statement).
 // CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
 //   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
 //                             [--slow MS]
@@ -142,7 +142,11 @@ try {
       const perRequest = Number(row.calls) / count;
       total += perRequest;
       executionMs += Number(row.total_exec_time);
-      if (perRequest >= 0.01) console.log(`  ${perRequest.toFixed(2)}  ${row.query.slice(0, 150)}`);
+      const micros = (Number(row.total_exec_time) * 1000) / count;
+      if (perRequest >= 0.01 || micros >= 1)
+        console.log(
+          `  ${perRequest.toFixed(2)}  ${micros.toFixed(0).padStart(5)} µs  ${row.query.slice(0, 150)}`,
+        );
     }
     // PostgreSQL's own execution time (pg_stat_statements' total_exec_time, lock waits included).
     console.log(

@@ -10,6 +10,7 @@ const EXCLUDED_TABLES = new Set([
   'audit_events',
   'audit_chain',
   'audit_unsealed',
+  'audit_seal_mark',
   'idempotency_keys',
   'knex_migrations',
   'knex_migrations_lock',

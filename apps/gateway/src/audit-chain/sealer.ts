@@ -12,11 +12,17 @@ const BATCH_SIZE = 500;
 const MAX_BATCHES_PER_RUN = 20;
 
 /**
- * Appends unsealed `audit_events` rows to `audit_chain`, oldest first (occurred_at, then id), in
- * batches of 500, each batch in one transaction holding a transaction-level advisory lock per schema.
- * The lock is only tried: when another process is sealing, this call returns at once and that process
- * seals the rows. Requests never wait for it: they insert their audit rows as before, and the sealer
- * catches up within one interval. Returns how many rows this call sealed.
+ * Appends unsealed `audit_events` rows to `audit_chain`, in batches of 500, each batch in one transaction
+ * holding a transaction-level advisory lock per schema. The lock is only tried: when another process is
+ * sealing, this call returns at once and that process seals the rows. Requests never wait for it: they
+ * insert their audit rows, and the sealer catches up within one interval. Returns how many rows this
+ * call sealed.
+ *
+ * Which rows: those whose writing transaction has ended (`txid` below the oldest transaction still
+ * running), in (txid, occurred_at, id) order, after the last one chained (`audit_seal_mark`); a row that
+ * commits later always has a higher `txid`, so none is passed over
+ * (src/db/migrations/20261202000000-audit-seal-by-transaction.ts). Rows written before that migration
+ * are sealed first, from the queue that held them then (`audit_unsealed`), oldest first.
  *
  * @example
  * await sealAuditChain(gateway.knex); // e.g. before verifying in a test
@@ -31,6 +37,29 @@ export async function sealAuditChain(knex: Knex): Promise<number> {
   return sealed;
 }
 
+// The rows queued before the txid column existed; the queue only drains now.
+const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
+   from audit_unsealed u join audit_events e on e.id = u.event_id
+  where not exists (select 1 from audit_chain c where c.event_id = u.event_id)
+  order by e.occurred_at, e.id
+  limit ?`;
+
+// Rows of ended transactions after the mark, in chain order.
+const PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
+   from audit_events e
+  where e.txid >= coalesce((select txid from audit_seal_mark), '0'::xid8)
+    and e.txid < pg_snapshot_xmin(pg_current_snapshot())
+    and not exists (
+      select 1 from audit_seal_mark m where (e.txid, e.occurred_at, e.id) <= (m.txid, m.occurred_at, m.event_id))
+  order by e.txid, e.occurred_at, e.id
+  limit ?`;
+
+// The mark moves to the last row chained (by its id: the row's own txid and timestamp, not a rendering).
+const MARK_SQL = `insert into audit_seal_mark (txid, occurred_at, event_id)
+  select txid, occurred_at, id from audit_events where id = ?
+  on conflict (singleton) do update
+    set txid = excluded.txid, occurred_at = excluded.occurred_at, event_id = excluded.event_id`;
+
 /** Seals one batch; -1 when another process holds the lock. */
 async function sealBatch(trx: Knex.Transaction): Promise<number> {
   const lock = await trx.raw(
@@ -39,19 +68,16 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
   );
   const { locked, sealed_at: sealedAt } = lock.rows[0] as { locked: boolean; sealed_at: string };
   if (!locked) return -1;
+  const legacy = (await trx.raw(LEGACY_PENDING_SQL, [BATCH_SIZE])).rows as StoredEvent[];
+  const fresh =
+    legacy.length === BATCH_SIZE
+      ? []
+      : ((await trx.raw(PENDING_SQL, [BATCH_SIZE - legacy.length])).rows as StoredEvent[]);
+  const events = legacy.concat(fresh);
+  if (events.length === 0) return 0;
   const head = (await trx('audit_chain').orderBy('seq', 'desc').first('seq', 'hash')) as
     | { seq: string | number; hash: string }
     | undefined;
-  const pending = await trx.raw(
-    `select ${EVENT_COLUMNS_SQL}
-       from audit_unsealed u join audit_events e on e.id = u.event_id
-      where not exists (select 1 from audit_chain c where c.event_id = u.event_id)
-      order by e.occurred_at, e.id
-      limit ?`,
-    [BATCH_SIZE],
-  );
-  const events = pending.rows as StoredEvent[];
-  if (events.length === 0) return 0;
   let seq = head === undefined ? 0 : Number(head.seq);
   let prevHash = head?.hash ?? GENESIS_HASH;
   const links = events.map((event) => {
@@ -62,12 +88,16 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
     return link;
   });
   await trx('audit_chain').insert(links);
-  await trx('audit_unsealed')
-    .whereIn(
-      'event_id',
-      events.map((event) => event.id),
-    )
-    .delete();
+  if (legacy.length > 0) {
+    await trx('audit_unsealed')
+      .whereIn(
+        'event_id',
+        legacy.map((event) => event.id),
+      )
+      .delete();
+  }
+  const last = fresh.at(-1);
+  if (last !== undefined) await trx.raw(MARK_SQL, [last.id]);
   return events.length;
 }
 

@@ -12,6 +12,7 @@ import { createRuntimeRole } from './migrations/20261125000000-runtime-role.js';
 import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotency-keys.js';
 import { domainMail } from './migrations/20261126000000-domain-mail.js';
 import { createConsole } from './migrations/20261201000000-console.js';
+import { auditSealByTransaction } from './migrations/20261202000000-audit-seal-by-transaction.js';
 import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
 import { sqlPoolOf } from './pool.js';
 
@@ -39,6 +40,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   hashIdempotencyKeys,
   domainMail,
   createConsole,
+  auditSealByTransaction,
   operatorNotices,
 ];
 

@@ -27,10 +27,9 @@ export interface AuditRow {
  * invoke's gateway CPU). `json_to_recordset` exists on PostgreSQL and PGlite alike.
  *
  * Rows are inserted in the order given — `json_to_recordset` yields the array's elements in order and an
- * INSERT … SELECT with no join or sort inserts them so — and the AFTER INSERT trigger queues them for
- * sealing (`audit_unsealed`) in that order. The sealer itself chains by (occurred_at, id)
- * (src/audit-chain/sealer.ts), so the chain does not depend on it; keep the order anyway, so that
- * queue and any later reader that takes insertion order see the caller's order.
+ * INSERT … SELECT with no join or sort inserts them so. The sealer chains by (txid, occurred_at, id)
+ * (src/audit-chain/sealer.ts), so the chain does not depend on it; keep the order anyway, so that any
+ * reader that takes insertion order sees the caller's order.
  */
 export function auditRowsSelect(first: number): string {
   return `select u.audit_id, coalesce(u.occurred_at, now()), u.request_id, u.actor, u.action, u.outcome,

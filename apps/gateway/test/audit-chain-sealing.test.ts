@@ -1,0 +1,131 @@
+// How the sealer finds the rows to chain (src/audit-chain/sealer.ts): by the transaction that wrote
+// them, with no queue written beside each row; a gateway upgraded with rows still queued under the old
+// scheme seals them first and its chain verifies; a row whose transaction commits late is not passed over.
+import { randomUUID } from 'node:crypto';
+import {
+  allMigrations,
+  type Database,
+  MIGRATIONS_TABLE,
+  openDatabase,
+  runMigrations,
+  sealAuditChain,
+  verifyAuditChain,
+} from '@agw/gateway';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+
+const SEAL_BY_TRANSACTION = '20261202000000_audit_seal_by_transaction';
+
+let environment: TestEnvironment;
+let database: Database;
+let knex: Knex;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment({ emptyDataDir: true });
+  database = openDatabase({ databaseUrl: environment.env.DATABASE_URL, dataDir: environment.dataDir });
+  knex = database.knex;
+  await runMigrations(knex);
+});
+
+afterAll(async () => {
+  await database?.close();
+  await environment?.cleanup();
+});
+
+function auditRow(action: string) {
+  return {
+    audit_id: randomUUID(),
+    request_id: `req-${action}`,
+    actor: 'anonymous',
+    action,
+    outcome: 'allowed',
+    http_status: 200,
+    details: JSON.stringify({ action }),
+  };
+}
+
+async function insertRows(db: Knex | Knex.Transaction, actions: readonly string[]): Promise<void> {
+  for (const action of actions) await db('audit_events').insert(auditRow(action));
+}
+
+/** The actions of the chain's entries from seq `from` on, in chain order. */
+async function chainedActions(from: number): Promise<string[]> {
+  return knex('audit_chain as c')
+    .join('audit_events as e', 'e.id', 'c.event_id')
+    .where('c.seq', '>=', from)
+    .orderBy('c.seq')
+    .pluck('e.action');
+}
+
+async function headSeq(): Promise<number> {
+  const head = await knex('audit_chain').max('seq as seq').first();
+  return Number(head?.seq ?? 0);
+}
+
+describe('sealing by transaction', () => {
+  it('writes an audit row once: nothing is queued beside it, and the sealer still chains it', async () => {
+    const from = (await headSeq()) + 1;
+    await insertRows(knex, ['lean-1', 'lean-2']);
+    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
+    expect(await sealAuditChain(knex)).toBe(2);
+    expect(await chainedActions(from)).toEqual(['lean-1', 'lean-2']);
+    expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+  });
+
+  it('seals the rows an upgraded gateway still had queued first, then the new ones; the chain verifies', async () => {
+    const source = {
+      getMigrations: async () => [...allMigrations()],
+      getMigrationName: (migration: { name: string }) => migration.name,
+      getMigration: async (migration: { up: Knex.Migration['up']; down: Knex.Migration['down'] }) => ({
+        up: migration.up,
+        down: migration.down,
+      }),
+    };
+    // Back to the queue of the old scheme: its trigger queues each new row in audit_unsealed.
+    await knex.migrate.down({
+      migrationSource: source,
+      tableName: MIGRATIONS_TABLE,
+      name: SEAL_BY_TRANSACTION,
+    });
+    const from = (await headSeq()) + 1;
+    await insertRows(knex, ['old-1', 'old-2', 'old-3']);
+    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(3);
+
+    expect((await runMigrations(knex)).applied).toEqual([SEAL_BY_TRANSACTION]);
+    await insertRows(knex, ['new-1', 'new-2']);
+    expect(await sealAuditChain(knex)).toBe(5);
+    expect(await chainedActions(from)).toEqual(['old-1', 'old-2', 'old-3', 'new-1', 'new-2']);
+    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
+    expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    'seals a row whose transaction commits after a later one, in the order the transactions began',
+    async () => {
+      const from = (await headSeq()) + 1;
+      let commit!: () => void;
+      const held = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let inserted!: () => void;
+      const early = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const slow = knex.transaction(async (trx) => {
+        await insertRows(trx, ['slow']);
+        inserted();
+        await held;
+      });
+      await early;
+      await insertRows(knex, ['fast']);
+      // The slow transaction is still open: neither row is sealed yet (the fast one is past its horizon).
+      expect(await sealAuditChain(knex)).toBe(0);
+      commit();
+      await slow;
+      expect(await sealAuditChain(knex)).toBe(2);
+      expect(await chainedActions(from)).toEqual(['slow', 'fast']);
+      expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0 });
+    },
+  );
+});
