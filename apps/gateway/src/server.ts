@@ -91,6 +91,8 @@ export async function startGateway(
   // OTEL_* variables with an OTLP endpoint: OpenTelemetry traces (src/tracing); nothing loaded without.
   const tracing = await startTracing(logger);
   const database = openDatabase(config, logger);
+  // A span per SQL statement of a request, on both engines (src/db/pool.ts).
+  if (tracing !== undefined) database.pool.hooks.span = tracing.statement;
   let redis: Redis | undefined;
   let server: Server | undefined;
   let access: AccessServices | undefined;
