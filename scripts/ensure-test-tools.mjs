@@ -1,5 +1,6 @@
 // Installs the Debian packages some tests drive, when they are missing: chromium (the booking page and
-// the analytics tracker are tested in a real browser through playwright-core), qpdf and poppler-utils
+// the analytics tracker are tested in a real browser through playwright-core), nginx and pgbouncer (the
+// fleet test puts them in front of three gateways), qpdf and poppler-utils
 // (the PDF checks: `qpdf --check`, `pdffonts`), curl and jq (the walk-throughs that tests run as
 // written), redis-server and PostgreSQL 15 (the outage tests start and stop servers of their own). Runs
 // before `npm test`, like ensure-deps.mjs. Needs root (apt-get); otherwise, or when the install fails,
@@ -20,6 +21,12 @@ const tools = [
     binary: '/usr/bin/prometheus',
     pkg: 'prometheus',
     skips: 'the Prometheus scrape test and promtool check of deploy/prometheus',
+  },
+  { binary: '/usr/sbin/nginx', pkg: 'nginx', skips: 'the fleet test (reliability suite, PostgreSQL pass)' },
+  {
+    binary: '/usr/sbin/pgbouncer',
+    pkg: 'pgbouncer',
+    skips: 'the fleet test (reliability suite, PostgreSQL pass)',
   },
   {
     binary: '/usr/lib/postgresql/15/bin/pg_ctl',
