@@ -110,7 +110,11 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     services: access,
     bodyLimitBytes: config.bodyLimitBytes,
   });
-  registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes });
+  registerAdminRoutes(router, {
+    knex: database.knex,
+    bodyLimitBytes: config.bodyLimitBytes,
+    facts: { box: access.box, catalog, handlers },
+  });
   // The operator console's pages at /console (src/console).
   registerConsoleRoutes(router, {
     knex: database.knex,

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Middleware } from 'koa';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
+import { type ApprovalFacts, approvalDetails } from './approval-details.js';
 import type { OperatorPrincipal } from './operator-auth.js';
 import { iso } from './rows.js';
 import { adminValidator } from './validation.js';
@@ -215,6 +216,8 @@ export interface AdminRouteKit {
   reply(ctx: AdminContext, body: Record<string, unknown>, withAudit?: boolean): void;
   /** The admin API's JSON body parser (size limit, content type); sets `ctx.state.body`. */
   readonly parseBody: Middleware<GatewayState>;
+  /** Params, risk, cost and preflight of an approval (GET /admin/approvals/:id); without it, the row only. */
+  readonly facts?: ApprovalFacts | undefined;
 }
 
 /** Parses the body when the request has one; an optional body may also be absent. */
@@ -263,7 +266,7 @@ export function registerApprovalRoutes(router: Router<GatewayState>, kit: AdminR
       const id = ctx.params.id ?? '';
       const approval = UUID.test(id) ? await findApproval(knex, id) : undefined;
       if (!approval) throw approvalNotFound(id);
-      reply(ctx, { approval });
+      reply(ctx, { approval: kit.facts ? await approvalDetails(knex, kit.facts, approval) : approval });
     }),
   );
   for (const [verb, decision] of [

@@ -35,9 +35,12 @@ export interface SnapshotRow {
 // the charges not rolled up yet (src/ports/wallet-rollup.ts). One statement sees one MVCC snapshot, so a
 // roll-up committing meanwhile is counted either before or after, never twice. Parameters from `$first`:
 // the organization, then the starts of the hour, day and month windows ({@link snapshotWindows}), so the
-// idempotent invoke can read it in its fence's statement (src/idempotency/store.ts).
-export function snapshotSelect(first: number): string {
-  const [org, hour, day, month] = [0, 1, 2, 3].map((offset) => `$${first + offset}`);
+// idempotent invoke can read it in its fence's statement (src/idempotency/store.ts). With `organization`
+// (an SQL expression, e.g. a lateral join's column) the window parameters start at `$first`.
+export function snapshotSelect(first: number, organization?: string): string {
+  const windows = organization === undefined ? first + 1 : first;
+  const org = organization ?? `$${first}`;
+  const [hour, day, month] = [0, 1, 2].map((offset) => `$${windows + offset}`);
   return `
 select coalesce(w.balance, 0) - u.total as balance, p.organization_id is not null as has_policy,
        p.task_cap, p.daily_cap, p.monthly_cap, p.burn_rate_hourly_cap, p.kill_switch,

@@ -1,6 +1,7 @@
 import type { Router, RouterContext } from '@koa/router';
 import type { Knex } from 'knex';
 import { type AccessMode, getAccessMode, inviteOwner, listInvites, setAccessMode } from '../admin/access.js';
+import type { ApprovalFacts } from '../admin/approval-details.js';
 import { registerApprovalRoutes } from '../admin/approvals.js';
 import { recordOperatorAction } from '../admin/audit.js';
 import { registerAuditRoutes } from '../admin/audit-log.js';
@@ -18,6 +19,7 @@ import {
   listOperatorKeys,
   revokeOperatorKey,
 } from '../admin/operator-keys.js';
+import { registerOrganizationListRoutes } from '../admin/organization-list.js';
 import { setOrganizationActive } from '../admin/organizations.js';
 import { registerPolicyRoutes } from '../admin/policies.js';
 import {
@@ -38,6 +40,8 @@ import type { GatewayState } from '../http/state.js';
 export interface AdminRouteOptions {
   readonly knex: Knex;
   readonly bodyLimitBytes: number;
+  /** What GET /admin/approvals/:id adds to the row: masked params, risk, cost, preflight verdict. */
+  readonly facts?: ApprovalFacts;
 }
 
 type Context = RouterContext<GatewayState>;
@@ -252,11 +256,12 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
   );
 
   // Run approvals, wallets, budget policies and the audit log (admin/{approvals,wallets,policies,audit-log}.ts).
-  const kit = { knex, route, reply, parseBody };
+  const kit = { knex, route, reply, parseBody, facts: options.facts };
   registerApprovalRoutes(router, kit);
   registerWalletRoutes(router, kit);
   registerPolicyRoutes(router, kit);
   registerAuditRoutes(router, kit);
+  registerOrganizationListRoutes(router, kit);
 
   // Mail suppressions.
   router.get(

@@ -1,0 +1,96 @@
+import type { CapabilityHandler } from '@agw/capabilities';
+import { systemClock } from '@agw/guard';
+import type { Knex } from 'knex';
+import { maskParams, type ParamRow } from '../console/mask-params.js';
+import { runPreflight } from '../invoke/preflight.js';
+import type { CatalogContract } from '../meta-tools/catalog.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { RunApprovalView } from './approvals.js';
+
+/** What the admin API needs to say more of an approval than its row. */
+export interface ApprovalFacts {
+  /** Decrypts the params an approval keeps (purpose `approval-params`). */
+  readonly box: SecretBox;
+  readonly catalog: readonly CatalogContract[];
+  readonly handlers: readonly CapabilityHandler<never>[];
+}
+
+/**
+ * The capability's own checks of a waiting call's params, run when asked (the invoice may have been
+ * paid since the agent asked): `passes`, `none` (no check and no preflight: nothing beyond the schema is
+ * known), `violations`, `unknown` (not pending, no params kept, or the handler of that version is gone)
+ * or `failed` (the check itself threw).
+ */
+export type PreflightVerdict =
+  | { readonly verdict: 'passes' | 'none' | 'unknown' | 'failed' }
+  | {
+      readonly verdict: 'violations';
+      readonly violations: ReadonlyArray<{ readonly schema_pointer: string; readonly message: string }>;
+    };
+
+/** An approval as `GET /admin/approvals/:id` answers it: the console's facts beside the row. */
+export interface ApprovalDetailView extends RunApprovalView {
+  /** The params as labelled rows, secrets masked as the console shows them; null when none were kept. */
+  readonly params: readonly ParamRow[] | null;
+  readonly risk_level: string | null;
+  /** The catalog's cost of one run of that capability version; null when the catalog no longer lists it. */
+  readonly estimated_cost_credits: string | null;
+  readonly preflight: PreflightVerdict;
+}
+
+/** The approval's masked params, risk, cost and preflight verdict. */
+export async function approvalDetails(
+  knex: Knex,
+  facts: ApprovalFacts,
+  approval: RunApprovalView,
+): Promise<ApprovalDetailView> {
+  const row = (await knex('approvals')
+    .where({ approval_id: approval.approval_id })
+    .first('params_ciphertext')) as { params_ciphertext: Buffer | Uint8Array | null } | undefined;
+  const params = decryptParams(facts.box, row?.params_ciphertext ?? null);
+  const key = `${approval.capability_id}@${approval.capability_version}`;
+  const contract = facts.catalog.find((candidate) => `${candidate.id}@${candidate.version}` === key);
+  const handler = facts.handlers.find(
+    (candidate) => `${candidate.contract.id}@${candidate.contract.version}` === key,
+  );
+  return {
+    ...approval,
+    params: params === undefined ? null : maskParams(params),
+    risk_level: contract?.risk_level ?? null,
+    estimated_cost_credits: contract?.cost_credits ?? null,
+    preflight:
+      approval.status === 'pending'
+        ? await verdictOf(knex, handler, approval, params)
+        : { verdict: 'unknown' },
+  };
+}
+
+async function verdictOf(
+  knex: Knex,
+  handler: CapabilityHandler<never> | undefined,
+  approval: RunApprovalView,
+  params: unknown,
+): Promise<PreflightVerdict> {
+  if (params === undefined || handler === undefined) return { verdict: 'unknown' };
+  if (handler.check === undefined && handler.preflight === undefined) return { verdict: 'none' };
+  try {
+    const { violations } = await runPreflight({ knex, clock: systemClock }, handler, params, approval);
+    if (violations.length === 0) return { verdict: 'passes' };
+    return {
+      verdict: 'violations',
+      violations: violations.map(({ schema_pointer, message }) => ({ schema_pointer, message })),
+    };
+  } catch {
+    return { verdict: 'failed' };
+  }
+}
+
+// Undefined when none were kept, or when they were encrypted under another SECRET_KEY.
+function decryptParams(box: SecretBox, ciphertext: Buffer | Uint8Array | null): unknown {
+  if (ciphertext === null) return undefined;
+  try {
+    return JSON.parse(box.decrypt('approval-params', Buffer.from(ciphertext)).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
