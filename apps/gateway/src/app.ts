@@ -120,6 +120,7 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     knex: database.knex,
     box: access.box,
     catalog,
+    handlers,
     publicBaseUrl: config.publicBaseUrl,
     rateLimiter: createGatewayRateLimiter({ redis: dependencies.redis, logger }),
   });

@@ -1,6 +1,6 @@
 // The console's params table: what an operator sees of a run before approving it, secrets masked.
 import { describe, expect, it } from 'vitest';
-import { MAX_PARAM_ROWS, maskIban, maskParams } from '../src/console/mask-params.js';
+import { MAX_PARAM_ROWS, maskIban, maskParams, revealParam } from '../src/console/mask-params.js';
 
 const row = (rows: ReturnType<typeof maskParams>, label: string) => rows.find((r) => r.label === label);
 
@@ -9,7 +9,12 @@ describe('maskParams', () => {
     expect(maskIban('DE89370400440532013000')).toBe('DE89 •••• 3000');
     expect(maskIban('DE89 3704 0044 0532 0130 00')).toBe('DE89 •••• 3000');
     const rows = maskParams({ iban: 'DE89 3704 0044 0532 0130 00', account_holder: 'Acme GmbH' });
-    expect(row(rows, 'iban')).toEqual({ label: 'iban', value: 'DE89 •••• 3000', masked: true });
+    expect(row(rows, 'iban')).toEqual({
+      label: 'iban',
+      value: 'DE89 •••• 3000',
+      masked: true,
+      revealable: true,
+    });
     expect(row(rows, 'account_holder')).toEqual({
       label: 'account_holder',
       value: 'Acme GmbH',
@@ -33,11 +38,27 @@ describe('maskParams', () => {
       note: 'agw_ak_abcdefghijkl.zzzz',
       key: 'k',
     });
-    for (const label of ['api_key', 'webhook.secret', 'smtp_password', 'credentials', 'note', 'key']) {
-      expect(row(rows, label)).toEqual({ label, value: '••••••••', masked: true });
+    for (const label of ['api_key', 'webhook.secret', 'smtp_password', 'credentials', 'key']) {
+      expect(row(rows, label)).toEqual({ label, value: '••••••••', masked: true, revealable: true });
     }
+    // This gateway's own keys and approval tokens cannot even be revealed.
+    expect(row(rows, 'note')).toEqual({ label: 'note', value: '••••••••', masked: true });
     expect(row(rows, 'webhook.url')?.value).toBe('https://example.com/hook');
     expect(JSON.stringify(rows)).not.toMatch(/sk_live|s3cr3t|hunter2|zzzz/);
+  });
+
+  it('reveals the full value of a revealable masked row only', () => {
+    const params = {
+      iban: 'DE89 3704 0044 0532 0130 00',
+      credentials: { user: 'u' },
+      api_key: 'agw_ak_abcdefghijkl.zzzz',
+      holder: 'Acme',
+    };
+    expect(revealParam(params, 'iban')).toBe('DE89 3704 0044 0532 0130 00');
+    expect(revealParam(params, 'credentials')).toBe('{"user":"u"}');
+    expect(revealParam(params, 'api_key')).toBeUndefined();
+    expect(revealParam(params, 'holder')).toBeUndefined();
+    expect(revealParam(params, 'nothing')).toBeUndefined();
   });
 
   it('keeps amounts and ordinary fields readable, lists as indexed paths', () => {

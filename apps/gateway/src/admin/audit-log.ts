@@ -108,7 +108,13 @@ interface AuditRow {
 /** Audit rows newest first (occurred_at, then id), with the cursor of the next page or null. */
 export async function listAuditEvents(
   knex: Knex,
-  filter: Omit<AuditListQuery, 'limit'> & { limit: number },
+  // capability, until and audit_id: the console's filters (src/console/audit-page.ts).
+  filter: Omit<AuditListQuery, 'limit'> & {
+    limit: number;
+    capability?: string;
+    until?: string;
+    audit_id?: string;
+  },
 ): Promise<{ events: AuditEventView[]; next_cursor: string | null }> {
   const query = knex('audit_events as e')
     .leftJoin('audit_chain as c', 'c.event_id', 'e.id')
@@ -142,6 +148,15 @@ export async function listAuditEvents(
   if (filter.action !== undefined) query.where('e.action', filter.action);
   if (filter.outcome !== undefined) query.where('e.outcome', filter.outcome);
   if (filter.since !== undefined) query.whereRaw('e.occurred_at >= ?::timestamptz', [filter.since]);
+  if (filter.until !== undefined) query.whereRaw('e.occurred_at < ?::timestamptz', [filter.until]);
+  if (filter.audit_id !== undefined) query.where('e.audit_id', filter.audit_id);
+  if (filter.capability !== undefined) {
+    // An invoke's row names it as target_id, an approval decision's as capability_id.
+    query.whereRaw("(e.details->>'target_id' = ? or e.details->>'capability_id' = ?)", [
+      filter.capability,
+      filter.capability,
+    ]);
+  }
   if (filter.cursor !== undefined) {
     const { occurredAt, id } = decodeCursor(filter.cursor);
     query.whereRaw('(e.occurred_at, e.id) < (?::timestamptz, ?::uuid)', [occurredAt, id]);

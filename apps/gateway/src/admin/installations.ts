@@ -37,7 +37,7 @@ export interface InstallationView {
   readonly age_seconds: number;
 }
 
-interface InstallationRow {
+export interface InstallationRow {
   id: string;
   operator_approval_status: ApprovalStatus;
   organization_id: string;
@@ -59,7 +59,7 @@ interface InstallationRow {
   age_seconds: number | string;
 }
 
-function selectInstallations(knex: Knex | Knex.Transaction) {
+export function selectInstallations(knex: Knex | Knex.Transaction) {
   return knex('installations as i')
     .join('organizations as o', 'o.id', 'i.organization_id')
     .join('apps as a', 'a.id', 'i.app_id')
@@ -86,7 +86,7 @@ function selectInstallations(knex: Knex | Knex.Transaction) {
     );
 }
 
-function toView(row: InstallationRow): InstallationView {
+export function installationView(row: InstallationRow): InstallationView {
   const ownerVerified = row.owner_verified_at !== null;
   const agent: AgentEmailVerification =
     row.agent_email === null ? 'not_required' : row.agent_email_verified_at === null ? 'pending' : 'verified';
@@ -123,7 +123,7 @@ export async function listInstallations(
 ): Promise<InstallationView[]> {
   const query = selectInstallations(knex).orderBy('i.created_at', 'asc').orderBy('i.id').limit(filter.limit);
   if (filter.status) query.where('i.operator_approval_status', filter.status);
-  return ((await query) as InstallationRow[]).map(toView);
+  return ((await query) as InstallationRow[]).map(installationView);
 }
 
 /** One installation, or undefined. */
@@ -132,7 +132,7 @@ export async function findInstallation(
   id: string,
 ): Promise<InstallationView | undefined> {
   const row = (await selectInstallations(knex).where('i.id', id).first()) as InstallationRow | undefined;
-  return row ? toView(row) : undefined;
+  return row ? installationView(row) : undefined;
 }
 
 /** What an approve or block did. */

@@ -40,23 +40,66 @@ export function isQueueCursor(cursor: string): boolean {
   return CURSOR.test(cursor);
 }
 
+/** The queue's filters (an organization id and a capability id, both exact) and its cursor. */
+export interface QueueFilter {
+  readonly organization?: string | undefined;
+  readonly capability?: string | undefined;
+  readonly after?: string | undefined;
+}
+
 /**
  * Waiting approvals (pending, not expired), oldest first, a page at a time by keyset: the next page
  * starts after the last row's (created_at, approval_id), so page 400 costs what page 1 does (the
- * partial index `approvals_pending_queue` serves the order).
+ * partial index `approvals_pending_queue` serves the order; a filter is a condition on its rows).
  */
-export async function readQueue(knex: Knex, box: SecretBox, after?: string): Promise<QueuePage> {
-  const query = knex('approvals as a')
-    .join('organizations as o', 'o.id', 'a.organization_id')
-    .join('installations as i', 'i.id', 'a.installation_id')
-    .join('apps as p', 'p.id', 'i.app_id')
+export async function readQueue(knex: Knex, box: SecretBox, filter: QueueFilter = {}): Promise<QueuePage> {
+  const query = selectApprovals(knex)
     .where('a.status', 'pending')
     .whereRaw('a.expires_at > now()')
     .orderBy([
       { column: 'a.created_at', order: 'asc' },
       { column: 'a.approval_id', order: 'asc' },
     ])
-    .limit(QUEUE_PAGE_SIZE + 1)
+    .limit(QUEUE_PAGE_SIZE + 1);
+  if (filter.organization !== undefined) query.where('a.organization_id', filter.organization);
+  if (filter.capability !== undefined) query.where('a.capability_id', filter.capability);
+  const match = filter.after === undefined ? null : CURSOR.exec(filter.after);
+  if (match)
+    query.whereRaw('(a.created_at, a.approval_id) > (?::timestamptz, ?::uuid)', [
+      match[1] ?? '',
+      match[2] ?? '',
+    ]);
+  const rows = (await query) as Row[];
+  const page = rows.slice(0, QUEUE_PAGE_SIZE);
+  const last = page.at(-1);
+  return {
+    approvals: page.map((row) => toQueued(box, row)),
+    next: rows.length > QUEUE_PAGE_SIZE && last ? `${last.cursor_at}_${last.approval_id}` : undefined,
+  };
+}
+
+/** One waiting approval by id (for a reveal), or undefined. */
+export async function readWaitingApproval(
+  knex: Knex,
+  box: SecretBox,
+  id: string,
+): Promise<QueuedApproval | undefined> {
+  const row = (await selectApprovals(knex)
+    .where({ 'a.approval_id': id, 'a.status': 'pending' })
+    .whereRaw('a.expires_at > now()')
+    .first()) as Row | undefined;
+  return row === undefined ? undefined : toQueued(box, row);
+}
+
+function toQueued(box: SecretBox, { params_ciphertext, cursor_at: _cursor, ...row }: Row): QueuedApproval {
+  return { ...row, params: decryptParams(box, params_ciphertext) };
+}
+
+function selectApprovals(knex: Knex) {
+  return knex('approvals as a')
+    .join('organizations as o', 'o.id', 'a.organization_id')
+    .join('installations as i', 'i.id', 'a.installation_id')
+    .join('apps as p', 'p.id', 'i.app_id')
     .select(
       'a.approval_id',
       'a.organization_id',
@@ -73,22 +116,6 @@ export async function readQueue(knex: Knex, box: SecretBox, after?: string): Pro
       'a.expires_at',
       knex.raw(`to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at`),
     );
-  const match = after === undefined ? null : CURSOR.exec(after);
-  if (match)
-    query.whereRaw('(a.created_at, a.approval_id) > (?::timestamptz, ?::uuid)', [
-      match[1] ?? '',
-      match[2] ?? '',
-    ]);
-  const rows = (await query) as Row[];
-  const page = rows.slice(0, QUEUE_PAGE_SIZE);
-  const last = page.at(-1);
-  return {
-    approvals: page.map(({ params_ciphertext, cursor_at: _cursor, ...row }) => ({
-      ...row,
-      params: decryptParams(box, params_ciphertext),
-    })),
-    next: rows.length > QUEUE_PAGE_SIZE && last ? `${last.cursor_at}_${last.approval_id}` : undefined,
-  };
 }
 
 // Undefined when none were kept, or when they were encrypted under another SECRET_KEY: the page then

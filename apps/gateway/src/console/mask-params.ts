@@ -17,6 +17,11 @@ export interface ParamRow {
   /** What to show: the value as text, or its masked form. */
   readonly value: string;
   readonly masked: boolean;
+  /**
+   * Set on a masked row the operator may reveal (an audited POST shows its full value once); not on
+   * this gateway's own keys and approval tokens, which are never shown after they were issued.
+   */
+  readonly revealable?: true;
 }
 
 /** Rows past this many are summarised in one last row (a page stays readable; the hash binds all). */
@@ -36,21 +41,36 @@ export function maskIban(value: string): string {
   return `${compact.slice(0, 4)} •••• ${compact.slice(-4)}`;
 }
 
-function maskedLeaf(name: string, value: unknown): { value: string; masked: boolean } {
+type Shown = Omit<ParamRow, 'label'>;
+
+function maskedLeaf(name: string, value: unknown): Shown {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (CREDENTIAL_FIELD.test(name) || (typeof value === 'string' && GATEWAY_SECRET.test(value))) {
-    return { value: FULL_MASK, masked: true };
-  }
+  if (typeof value === 'string' && GATEWAY_SECRET.test(value)) return { value: FULL_MASK, masked: true };
+  if (CREDENTIAL_FIELD.test(name)) return { value: FULL_MASK, masked: true, revealable: true };
   if (typeof value === 'string') {
     const compact = value.replace(/\s+/g, '').toUpperCase();
-    if (IBAN_FIELD.test(name) || IBAN_SHAPE.test(compact)) return { value: maskIban(value), masked: true };
+    if (IBAN_FIELD.test(name) || IBAN_SHAPE.test(compact))
+      return { value: maskIban(value), masked: true, revealable: true };
   }
   return { value: text, masked: false };
 }
 
 /** The rows of `params` (an object, normally); at most {@link MAX_PARAM_ROWS}, then a summary row. */
 export function maskParams(params: unknown): ParamRow[] {
-  const rows: ParamRow[] = [];
+  return walkParams(params).map(({ raw: _raw, ...row }) => row);
+}
+
+/**
+ * The full text of the masked row `label` of `params`, for an explicit (audited) reveal; undefined when
+ * there is no such row, it is not masked, or it is not {@link ParamRow.revealable}.
+ */
+export function revealParam(params: unknown, label: string): string | undefined {
+  const row = walkParams(params).find((candidate) => candidate.label === label);
+  return row?.revealable ? row.raw : undefined;
+}
+
+function walkParams(params: unknown): Array<ParamRow & { raw: string }> {
+  const rows: Array<ParamRow & { raw: string }> = [];
   let hidden = 0;
   const walk = (value: unknown, path: string, name: string) => {
     if (value !== null && typeof value === 'object') {
@@ -60,19 +80,21 @@ export function maskParams(params: unknown): ParamRow[] {
             ([key, item]) => [path === '' ? key : `${path}.${key}`, key, item] as const,
           );
       // A credential field's object (e.g. `credentials: { user, pass }`) is masked whole.
-      if (name !== '' && CREDENTIAL_FIELD.test(name)) return push(path, { value: FULL_MASK, masked: true });
+      if (name !== '' && CREDENTIAL_FIELD.test(name))
+        return push(path, { value: FULL_MASK, masked: true, revealable: true }, value);
       if (entries.length === 0)
-        return push(path || '(params)', { value: Array.isArray(value) ? '[]' : '{}', masked: false });
+        return push(path || '(params)', { value: Array.isArray(value) ? '[]' : '{}', masked: false }, value);
       for (const [childPath, childName, item] of entries) walk(item, childPath, childName);
       return;
     }
-    push(path || '(params)', maskedLeaf(name, value));
+    push(path || '(params)', maskedLeaf(name, value), value);
   };
-  const push = (label: string, shown: { value: string; masked: boolean }) => {
-    if (rows.length < MAX_PARAM_ROWS) rows.push({ label, ...shown });
+  const push = (label: string, shown: Shown, value: unknown) => {
+    const raw = typeof value === 'string' ? value : JSON.stringify(value);
+    if (rows.length < MAX_PARAM_ROWS) rows.push({ label, ...shown, raw });
     else hidden += 1;
   };
   walk(params, '', '');
-  if (hidden > 0) rows.push({ label: '…', value: `${hidden} more`, masked: false });
+  if (hidden > 0) rows.push({ label: '…', value: `${hidden} more`, masked: false, raw: '' });
   return rows;
 }

@@ -1,6 +1,4 @@
 import type { OperatorPrincipal } from '../admin/operator-auth.js';
-import type { QueuedApproval } from './approval-queue.js';
-import { maskParams } from './mask-params.js';
 import { type ConsoleLocale, TEXT } from './messages.js';
 
 /** Escapes text for HTML content and attribute values. */
@@ -14,10 +12,24 @@ export interface SignedIn {
   readonly csrf: string;
 }
 
-function layout(locale: ConsoleLocale, title: string, body: string, signedIn?: SignedIn): string {
+/** The console's pages, in the order of its navigation. */
+const PAGES = ['approvals', 'installations', 'organizations', 'audit', 'mail'] as const;
+export type ConsolePage = (typeof PAGES)[number];
+
+/** A page of the console; `current` marks its entry in the navigation. */
+export function layout(
+  locale: ConsoleLocale,
+  title: string,
+  body: string,
+  signedIn?: SignedIn,
+  current?: ConsolePage,
+): string {
   const text = TEXT[locale];
+  const links = PAGES.map(
+    (page) => `<a href="/console/${page}"${page === current ? ' aria-current="page"' : ''}>${text[page]}</a>`,
+  ).join('');
   const bar = signedIn
-    ? `<nav aria-label="${text.console}"><a href="/console/approvals">${text.approvals}</a></nav>
+    ? `<nav aria-label="${text.console}">${links}</nav>
 <form method="post" action="/console/sign-out"><span>${text.signedInAs} <strong>${escapeHtml(signedIn.operator.prefix)}</strong></span>
 <input type="hidden" name="csrf" value="${escapeHtml(signedIn.csrf)}"><button type="submit">${text.signOut}</button></form>`
     : '';
@@ -46,92 +58,68 @@ ${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
   );
 }
 
-/** What the approvals page shows. */
-export interface ApprovalsModel {
-  readonly locale: ConsoleLocale;
-  readonly signedIn: SignedIn;
-  readonly approvals: readonly QueuedApproval[];
-  /** Risk and cost of each capability version (`id@version`), from the catalog. */
-  readonly facts: (capabilityId: string, version: string) => { risk: string; cost: string } | undefined;
-  readonly next: string | undefined;
-  /** Whether this is a later page (a link back to the oldest is shown). */
-  readonly paged: boolean;
-  /** The outcome of the decision just made, shown once. */
-  readonly notice?: 'approved' | 'denied' | 'conflict' | undefined;
-}
-
-function when(locale: ConsoleLocale, date: Date): string {
+/** A date for people, in UTC, with its machine-readable value. */
+export function when(locale: ConsoleLocale, date: Date | string): string {
+  const at = typeof date === 'string' ? new Date(date) : date;
   const format = new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: 'UTC',
   });
-  return `<time datetime="${date.toISOString()}">${escapeHtml(format.format(date))} UTC</time>`;
+  return `<time datetime="${at.toISOString()}">${escapeHtml(format.format(at))} UTC</time>`;
 }
 
-function paramsTable(locale: ConsoleLocale, approval: QueuedApproval): string {
+/** The one-time notice after a post (a status), or a problem (an alert). */
+export function notice(message: string | undefined, problem = false): string {
+  if (message === undefined) return '';
+  return problem
+    ? `<p class="error" role="alert">${escapeHtml(message)}</p>`
+    : `<p class="notice" role="status">${escapeHtml(message)}</p>`;
+}
+
+/** A page's paging links: back to the first page, and the next by cursor. */
+export function pager(
+  locale: ConsoleLocale,
+  base: string,
+  query: URLSearchParams,
+  next: string | undefined,
+  paged: boolean,
+): string {
   const text = TEXT[locale];
-  if (approval.params === undefined) {
-    return `<p>${text.paramsUnknown} <code>${escapeHtml(approval.params_hash)}</code></p>`;
-  }
-  const rows = maskParams(approval.params)
+  const first = new URLSearchParams(query);
+  first.delete('after');
+  const following = new URLSearchParams(first);
+  if (next !== undefined) following.set('after', next);
+  const href = (params: URLSearchParams) => escapeHtml(params.size > 0 ? `${base}?${params}` : base);
+  const links = [
+    paged ? `<a href="${href(first)}">${text.first}</a>` : '',
+    next === undefined ? '' : `<a href="${href(following)}" rel="next">${text.older}</a>`,
+  ].filter(Boolean);
+  return links.length > 0 ? `<nav aria-label="${text.pages}">${links.join(' · ')}</nav>` : '';
+}
+
+/** A labelled text field of a filter or edit form. */
+export function field(id: string, label: string, value: string | undefined, attributes = ''): string {
+  return `<div class="field"><label for="${id}">${escapeHtml(label)}</label><input type="text" id="${id}" name="${id}" value="${escapeHtml(value ?? '')}" ${attributes}></div>`;
+}
+
+/** A labelled select; `options` are [value, label] pairs, the empty value first means "any". */
+export function select(
+  id: string,
+  label: string,
+  value: string | undefined,
+  options: ReadonlyArray<readonly [string, string]>,
+): string {
+  const choices = options
     .map(
-      (row) =>
-        `<tr><th scope="row">${escapeHtml(row.label)}</th>${
-          row.masked
-            ? `<td class="masked">${escapeHtml(row.value)} <span class="tag">(${text.masked})</span></td>`
-            : `<td>${escapeHtml(row.value)}</td>`
-        }</tr>`,
+      ([optionValue, optionLabel]) =>
+        `<option value="${escapeHtml(optionValue)}"${optionValue === (value ?? '') ? ' selected' : ''}>${escapeHtml(optionLabel)}</option>`,
     )
     .join('');
-  return `<table><caption>${text.parameters}</caption><thead><tr><th scope="col">${text.field}</th><th scope="col">${text.value}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="field"><label for="${id}">${escapeHtml(label)}</label><select id="${id}" name="${id}">${choices}</select></div>`;
 }
 
-function approvalCard(model: ApprovalsModel, approval: QueuedApproval): string {
-  const text = TEXT[model.locale];
-  const facts = model.facts(approval.capability_id, approval.capability_version);
-  const id = approval.approval_id;
-  const heading = `approval-${id}`;
-  const risk = facts?.risk ?? '?';
-  return `<article aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(approval.capability_id)} <span class="tag">${escapeHtml(approval.capability_version)}</span></h2>
-<dl><dt>${text.organization}</dt><dd>${escapeHtml(approval.organization_name)} <span class="tag">${approval.organization_id}</span></dd>
-<dt>${text.installation}</dt><dd>${escapeHtml(approval.app_name)} <span class="tag">${escapeHtml(approval.app_slug)}</span></dd>
-<dt>${text.risk}</dt><dd class="risk-${escapeHtml(risk)}">${escapeHtml(risk)}</dd>
-<dt>${text.cost}</dt><dd>${escapeHtml(facts?.cost ?? '?')} ${text.credits}</dd>
-<dt>${text.reason}</dt><dd>${escapeHtml(approval.reason)}</dd>
-<dt>${text.waitingSince}</dt><dd>${when(model.locale, approval.created_at)}</dd>
-<dt>${text.expires}</dt><dd>${when(model.locale, approval.expires_at)}</dd></dl>
-${paramsTable(model.locale, approval)}
-<form method="post" action="/console/approvals/${id}/decide">
-<input type="hidden" name="csrf" value="${escapeHtml(model.signedIn.csrf)}">
-<label for="note-${id}">${text.note}</label><textarea id="note-${id}" name="note" rows="2" maxlength="500"></textarea>
-<button type="submit" name="decision" value="approve">${text.approve}</button><button type="submit" name="decision" value="deny" class="deny">${text.deny}</button>
-</form></article>`;
-}
-
-/** The queue of waiting approvals, oldest first. */
-export function renderApprovals(model: ApprovalsModel): string {
-  const text = TEXT[model.locale];
-  const notice =
-    model.notice === undefined
-      ? ''
-      : model.notice === 'conflict'
-        ? `<p class="error" role="alert">${text.alreadyDecided}</p>`
-        : `<p class="notice" role="status">${model.notice === 'approved' ? text.approved : text.denied}</p>`;
-  const cards = model.approvals.map((approval) => approvalCard(model, approval)).join('');
-  const paging = [
-    model.paged ? `<a href="/console/approvals">${text.first}</a>` : '',
-    model.next
-      ? `<a href="/console/approvals?after=${encodeURIComponent(model.next)}" rel="next">${text.older}</a>`
-      : '',
-  ]
-    .filter(Boolean)
-    .join(' · ');
-  return layout(
-    model.locale,
-    text.approvals,
-    `<h1>${text.approvals}</h1>${notice}<p>${text.approvalsLead}</p>
-${cards || `<p>${text.none}</p>`}${paging ? `<nav aria-label="${text.pages}">${paging}</nav>` : ''}`,
-    model.signedIn,
-  );
+/** The hidden CSRF field of a signed-in form. */
+export function csrfField(signedIn: SignedIn): string {
+  return `<input type="hidden" name="csrf" value="${escapeHtml(signedIn.csrf)}">`;
 }
