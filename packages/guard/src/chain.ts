@@ -268,8 +268,9 @@ function withUnit(context: GuardContext, unit: unknown): GuardContext {
 }
 
 /**
- * A passed run at rest. The audit guard's deferred decision record is left out: the `accepted` settle
- * that precedes storing the run wrote it, and the run's final settle must not write it again.
+ * A passed run at rest. The audit guard's deferred-decision flag is left out: the `accepted` record
+ * written before storing the run took the decision's id, and the run's final settle writes its own
+ * record pointing at it (`decision_audit_id`).
  */
 function atRest(run: PassedRun): DeferredRun {
   const { authorization: _key, approvalToken: _token, ...request } = run.context.request;

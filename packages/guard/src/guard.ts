@@ -114,10 +114,13 @@ export interface GuardFacts {
   /** Set by `policy` when a valid approval token was consumed. */
   readonly approvalId?: string;
   readonly rateLimit?: RateLimitFact;
-  /** Set by `audit`: the record of the allowed decision, written before the handler runs. */
+  /**
+   * Set by `audit`: the record of the allowed decision, written before the handler runs — or, with
+   * `deferDecision`, the id the run's first settled record takes, which carries the decision in its trace.
+   */
   readonly decisionAuditId?: string;
-  /** Set by `audit` with `deferDecision`: that record, written with the outcome at settle. */
-  readonly deferredDecision?: AuditRecord;
+  /** Set by `audit` with `deferDecision`: no decision record was written; the first settle's record is it. */
+  readonly deferredDecision?: true;
   /** Set by `policy` when it read the wallet for the kill switch; `billing` reuses it (one read). */
   readonly wallet?: WalletSnapshot;
   /** Set by `billing`: the estimated (maximum) cost in credits. */

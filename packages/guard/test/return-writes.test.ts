@@ -32,10 +32,14 @@ describe('execute with returnWrites', () => {
     const { writes, auditId, chargedCredits } = executed.settlement;
     expect(chargedCredits).toBe('0.5');
     expect(writes?.charge).toMatchObject({ organization_id: organizationId, amount_credits: '0.5' });
-    expect(writes?.audit.map((record) => record.outcome)).toEqual(['allowed', 'succeeded']);
-    // The response's audit_id is the outcome record's own id, and that record carries the charge.
-    expect(writes?.audit[1]).toMatchObject({ audit_id: auditId, charged_credits: '0.5' });
-    expect(writes?.audit[1]?.decision_audit_id).toBe(writes?.audit[0]?.audit_id);
+    // One record: the response's audit_id is its id, and it carries the charge and every decision.
+    expect(writes?.audit.map((record) => record.outcome)).toEqual(['succeeded']);
+    expect(writes?.audit[0]).toMatchObject({
+      audit_id: auditId,
+      charged_credits: '0.5',
+      decision_audit_id: null,
+    });
+    expect(writes?.audit[0]?.trace.map((entry) => entry.guard)).toContain('billing');
     expect(audit.records()).toEqual([]);
     expect(await balance()).toBe('10');
   });
@@ -50,7 +54,7 @@ describe('execute with returnWrites', () => {
     );
     expect(executed.outcome).toBe('failed');
     expect(executed.settlement.writes?.charge).toBeUndefined();
-    expect(executed.settlement.writes?.audit.map((record) => record.outcome)).toEqual(['allowed', 'failed']);
+    expect(executed.settlement.writes?.audit.map((record) => record.outcome)).toEqual(['failed']);
     expect(audit.records()).toEqual([]);
   });
 
@@ -67,7 +71,6 @@ describe('execute with returnWrites', () => {
     expect(ran).toBe(false);
     expect(executed).toMatchObject({ outcome: 'deny', guard: 'billing' });
     expect(executed.settlement.writes?.audit.map((record) => record.reason_code)).toEqual([
-      null,
       'budget_exceeded',
     ]);
     expect(audit.records()).toEqual([]);
@@ -77,7 +80,7 @@ describe('execute with returnWrites', () => {
     const { admit, audit, balance } = setup();
     const executed = await (await admit()).execute(() => 'done');
     expect(executed.settlement.writes).toBeUndefined();
-    expect(audit.records().map((record) => record.outcome)).toEqual(['allowed', 'succeeded']);
+    expect(audit.records().map((record) => record.outcome)).toEqual(['succeeded']);
     expect(await balance()).toBe('9.5');
   });
 });

@@ -140,9 +140,9 @@ export function createInvokeRuntime(knex: Knex, options: InvokeRuntimeOptions = 
         ...(options.logger === undefined ? {} : { logger: options.logger }),
       }),
       rateLimits: options.rateLimits ?? DEFAULT_RATE_LIMITS,
-      // The allowed decision and the outcome in one INSERT at settle: a handler runs either in the same
-      // transaction as its audit rows, or (a free read) changes nothing that a decision record would
-      // answer for. One statement fewer on every invoke.
+      // One audit row per run: its outcome record, written at settle, is the allowed decision's record too
+      // (its trace holds every guard's decision). A handler runs either in the same transaction as its
+      // audit rows, or (a free read) changes nothing that a decision record would answer for.
       deferAuditDecision: true,
     },
     options.tracing === undefined ? {} : { observeGuard: options.tracing.observeGuard },

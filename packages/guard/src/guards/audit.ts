@@ -9,10 +9,11 @@ export interface AuditGuardOptions {
   readonly sink: AuditSink;
   readonly clock: Clock;
   /**
-   * Write the allowed decision together with the outcome, in one `sink.appendBatch` at settle, instead
-   * of on its own before the handler: one write fewer per run. For callers that run the handler and
-   * settle in one transaction, or whose handler changes nothing (a crash then loses nothing that the
-   * decision record would have answered for). Needs `sink.appendBatch`.
+   * Write no record of its own for the allowed decision: the run's first settled record (its outcome,
+   * or `accepted` for a deferred run) is the decision's record as well — it takes the decision's id and
+   * carries every guard's decision in its trace. One audit row per run instead of two. For callers that
+   * run the handler and settle in one transaction, or whose handler changes nothing (a crash then loses
+   * nothing that a decision record written before the handler would have answered for).
    */
   readonly deferDecision?: boolean;
 }
@@ -27,14 +28,14 @@ export function auditGuard(options: AuditGuardOptions): Guard {
   if (typeof options?.sink?.append !== 'function')
     throw new GuardConfigError('auditGuard needs sink: AuditSink.');
   if (typeof options.clock?.now !== 'function') throw new GuardConfigError('auditGuard needs a clock.');
-  if (options.deferDecision && typeof options.sink.appendBatch !== 'function') {
-    throw new GuardConfigError('auditGuard with deferDecision needs sink.appendBatch.');
-  }
   const { sink, clock } = options;
 
   return {
     name: 'audit',
     async check({ request, facts, mode, trace, unit }) {
+      if (options.deferDecision) {
+        return { outcome: 'pass', facts: { decisionAuditId: randomUUID(), deferredDecision: true } };
+      }
       const record = buildAuditRecord({
         request,
         facts,
@@ -43,13 +44,6 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         outcome: 'allowed',
         trace,
       });
-      if (options.deferDecision) {
-        const decisionAuditId = randomUUID();
-        return {
-          outcome: 'pass',
-          facts: { decisionAuditId, deferredDecision: { ...record, audit_id: decisionAuditId } },
-        };
-      }
       const decisionAuditId = await sink.append(record, unit);
       return { outcome: 'pass', facts: { decisionAuditId } };
     },
@@ -65,17 +59,17 @@ export function auditGuard(options: AuditGuardOptions): Guard {
         chargedCredits: context.settled.chargedCredits,
         approvalId: context.approvalId,
       });
-      const deferred = context.facts.deferredDecision;
+      // A deferred decision is recorded by this record: it takes the decision's id and points at no other.
+      const own =
+        context.facts.deferredDecision === true
+          ? { ...record, audit_id: context.facts.decisionAuditId ?? randomUUID(), decision_audit_id: null }
+          : record;
       if (context.returnWrites) {
-        // The caller appends them (ExecuteOptions.returnWrites): ids chosen here, as a sink must keep them.
-        const outcome = { ...record, audit_id: randomUUID() };
-        return { auditId: outcome.audit_id, auditRecords: deferred ? [deferred, outcome] : [outcome] };
+        // The caller appends it (ExecuteOptions.returnWrites): the id chosen here, as a sink must keep it.
+        const outcome = { ...own, audit_id: own.audit_id ?? randomUUID() };
+        return { auditId: outcome.audit_id, auditRecords: [outcome] };
       }
-      if (deferred !== undefined && sink.appendBatch !== undefined) {
-        const [, auditId] = await sink.appendBatch([deferred, record], context.unit);
-        return { auditId };
-      }
-      return { auditId: await sink.append(record, context.unit) };
+      return { auditId: await sink.append(own, context.unit) };
     },
   };
 }
