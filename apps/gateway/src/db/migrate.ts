@@ -119,6 +119,9 @@ export async function runMigrations(knex: Knex): Promise<MigrationResult> {
 }
 
 const MIGRATION_LOCK = "select pg_advisory_xact_lock(hashtext('agw.migrations'))";
+// The wait for the lock lasts as long as another gateway's migrations: under the statement timeout
+// (30 s by default) a long migration would cancel the wait and the waiting gateway would exit.
+const NO_TIMEOUT_WHILE_WAITING = "select set_config('statement_timeout', '0', true)";
 
 /**
  * Runs `work` while holding a transaction-level advisory lock on a connection of its own, so gateways
@@ -131,6 +134,7 @@ async function oneAtATime<T>(knex: Knex, work: () => Promise<T>): Promise<T> {
   const pool = sqlPoolOf(knex);
   if (pool.engine !== 'postgres') return work();
   return pool.transaction(async (sql) => {
+    await sql.query(NO_TIMEOUT_WHILE_WAITING);
     await sql.query(MIGRATION_LOCK);
     return work();
   });
