@@ -1,6 +1,6 @@
 // An OTLP/HTTP receiver on loopback that reads and discards what it is sent, for measuring what tracing
-// costs the gateway (docs/performance.md, "Tracing"): it answers every POST (/v1/traces) with 200 `{}`
-// and prints, on SIGINT/SIGTERM, how many exports and bytes it received.
+// costs the gateway (docs/performance.md, "Tracing"): it answers every POST (/v1/traces) with 200 and an
+// empty export response (`{}` to JSON, no bytes to protobuf), and prints, on SIGINT/SIGTERM, how many exports and bytes it received.
 //   node bench/otlp-sink.mjs [PORT]    (default 4318)
 //   OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 node bench/invoke-cpu.mjs --scenarios read
 import { createServer } from 'node:http';
@@ -14,8 +14,9 @@ const server = createServer((request, response) => {
   });
   request.on('end', () => {
     exports += 1;
-    response.setHeader('content-type', 'application/json');
-    response.end('{}');
+    const json = request.headers['content-type']?.startsWith('application/json') === true;
+    response.setHeader('content-type', json ? 'application/json' : 'application/x-protobuf');
+    response.end(json ? '{}' : '');
   });
 });
 server.listen(port, '127.0.0.1', () => console.log(`OTLP sink on http://127.0.0.1:${port}`));
