@@ -7,7 +7,7 @@ import {
   RUN_APPROVAL_STATUSES,
 } from './commands/approvals.js';
 import { policySet, policyShow } from './commands/policy.js';
-import { walletCredit, walletShow } from './commands/wallet.js';
+import { walletCredit, walletShow, walletsList } from './commands/wallet.js';
 import type { CommandContext } from './context.js';
 
 /** The command builders of program-operator.ts (shared flags, examples and connection help). */
@@ -34,15 +34,24 @@ export function registerBudgetCommands(
   operatorCommand(approvals, 'list', 'list run approvals, oldest first (pending unless --status)', [
     'agw approvals list',
     `agw approvals list --status all --org ${ORG} --json`,
+    'agw approvals list --watch',
   ])
     .addOption(
       new Option('-s, --status <status>', 'only this state (default pending)').choices(RUN_APPROVAL_STATUSES),
     )
     .option('--org <org-id>', 'only this organization')
+    .option('-w, --watch', 'keep running: print each new pending approval once as it arrives (Ctrl-C ends)')
+    .option(
+      '--interval <seconds>',
+      'with --watch: seconds between two looks (default 5; backs off on errors)',
+    )
     .action((flags) => approvalsList(flags, context));
-  operatorCommand(approvals, 'show', 'show one approval: capability, params hash, reason, state', [
-    `agw approvals show ${ID}`,
-  ])
+  operatorCommand(
+    approvals,
+    'show',
+    'show one approval: capability, risk, estimated cost, preflight verdict, params (secrets masked), state',
+    [`agw approvals show ${ID}`],
+  )
     .argument('<id>', 'approval id (approval.approval_id in the agent answer)')
     .action((id: string, flags) => approvalsShow(id, flags, context));
   operatorCommand(
@@ -65,8 +74,17 @@ export function registerBudgetCommands(
     program,
     'wallet',
     'organization wallets in credits: balance, spend, ledger, credits',
-    [`agw wallet show ${ORG}`, `agw wallet credit ${ORG} 25 --memo "trial"`],
-  );
+    [`agw wallets list`, `agw wallet show ${ORG}`, `agw wallet credit ${ORG} 25 --memo "trial"`],
+  ).alias('wallets');
+  operatorCommand(
+    wallet,
+    'list',
+    'list every wallet by organization name: balance, spend today and this month, caps, kill switch',
+    ['agw wallets list', 'agw wallets list --limit 500 --json'],
+  )
+    .option('--limit <n>', 'rows per page, 1 to 500 (default 50)')
+    .option('--cursor <cursor>', 'the next page (printed under the table, next_cursor in --json)')
+    .action((flags) => walletsList(flags, context));
   operatorCommand(
     wallet,
     'show',

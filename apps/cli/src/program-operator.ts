@@ -9,7 +9,7 @@ import {
 } from './commands/installations.js';
 import { mailList, mailShow, mailSuppress, mailSuppressions, mailUnsuppress } from './commands/mail.js';
 import { operatorKeyCreate, operatorKeyList, operatorKeyRevoke } from './commands/operator-keys.js';
-import { orgsActivate, orgsDeactivate } from './commands/orgs.js';
+import { orgsActivate, orgsDeactivate, orgsList } from './commands/orgs.js';
 import type { CommandContext } from './context.js';
 import { registerAuditCommands } from './program-audit.js';
 import { registerBudgetCommands } from './program-budget.js';
@@ -86,9 +86,19 @@ export function registerOperatorCommands(program: Command, context: CommandConte
   registerBudgetCommands(program, context, { operatorCommand, group });
   registerAuditCommands(program, context, { operatorCommand, group });
 
-  const orgs = group(program, 'orgs', 'activate or deactivate organizations', [
+  const orgs = group(program, 'orgs', 'list, activate or deactivate organizations', [
+    'agw orgs list',
     'agw orgs deactivate <org-id>',
   ]);
+  operatorCommand(
+    orgs,
+    'list',
+    'list organizations by name with wallet balance, spend today, caps and kill switch',
+    ['agw orgs list', 'agw orgs list --limit 500 --json'],
+  )
+    .option('--limit <n>', 'rows per page, 1 to 500 (default 50)')
+    .option('--cursor <cursor>', 'the next page (printed under the table, next_cursor in --json)')
+    .action((flags) => orgsList(flags, context));
   operatorCommand(orgs, 'activate', 'activate an organization', ['agw orgs activate 5f0e…'])
     .argument('<org-id>', 'organization id')
     .action((id: string, flags) => orgsActivate(id, flags, context));

@@ -1,7 +1,13 @@
-import type { RunApproval, RunApprovalDecision, RunApprovalStatus } from '@agw/client/admin';
+import type {
+  ApprovalPreflight,
+  RunApprovalDecision,
+  RunApprovalDetail,
+  RunApprovalStatus,
+} from '@agw/client/admin';
 import type { CommandContext } from '../context.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
 import { type Colors, colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
+import { type ApprovalsWatchFlags, approvalsWatch } from './approvals-watch.js';
 
 /** The states `agw approvals list --status` accepts (`all` lists every state). */
 export const RUN_APPROVAL_STATUSES: readonly (RunApprovalStatus | 'all')[] = [
@@ -19,7 +25,8 @@ export interface ApprovalsListFlags extends OperatorFlags {
 }
 
 /** `agw approvals list`: what waits for the operator (pending by default), oldest first. */
-export async function approvalsList(flags: ApprovalsListFlags, context: CommandContext): Promise<void> {
+export async function approvalsList(flags: ApprovalsWatchFlags, context: CommandContext): Promise<void> {
+  if (flags.watch) return approvalsWatch(flags, context);
   const client = await operatorClient(flags, context);
   const approvals = await withGateway(() =>
     client.listApprovals({
@@ -50,7 +57,10 @@ export async function approvalsList(flags: ApprovalsListFlags, context: CommandC
   );
 }
 
-/** `agw approvals show <id>`: every field of one approval (never its token). */
+/**
+ * `agw approvals show <id>`: every field of one approval (never its token), its params as the console
+ * shows them (secrets masked by the gateway), the estimated cost and the preflight verdict.
+ */
 export async function approvalsShow(
   id: string,
   flags: OperatorFlags,
@@ -62,7 +72,9 @@ export async function approvalsShow(
     writeJson(context.io, { approval });
     return;
   }
-  context.io.stdout(describeApproval(approval, colorsFor(context.io, context.env)));
+  const colors = colorsFor(context.io, context.env);
+  context.io.stdout(describeApproval(approval, colors));
+  context.io.stdout(describeParams(approval, colors));
 }
 
 /** `agw approvals approve <id>`: the agent's token then runs the bound call once (exit 4 if denied/expired). */
@@ -108,12 +120,18 @@ function report(
   );
 }
 
-function describeApproval(approval: RunApproval, colors: Colors): string {
+function describeApproval(approval: RunApprovalDetail, colors: Colors): string {
   return renderFields(
     [
       ['id', approval.approval_id],
       ['status', statusText(approval.status, colors)],
       ['capability', `${approval.capability_id}@${approval.capability_version}`],
+      ['risk', approval.risk_level ?? 'unknown (no longer in the catalog)'],
+      [
+        'estimated cost',
+        approval.estimated_cost_credits === null ? 'unknown' : `${approval.estimated_cost_credits} credits`,
+      ],
+      ['preflight', preflightText(approval.preflight, colors)],
       ['params hash', approval.params_hash],
       ['reason', approval.reason],
       ['organization', approval.organization_id],
@@ -132,4 +150,29 @@ function statusText(status: RunApprovalStatus, colors: Colors): string {
   if (status === 'denied') return colors.red(status);
   if (status === 'expired') return colors.dim(status);
   return colors.yellow(status);
+}
+
+const VERDICTS: Record<Exclude<ApprovalPreflight['verdict'], 'violations'>, string> = {
+  passes: 'passes (the capability’s own checks find nothing against these params)',
+  none: 'none (the capability has no checks beyond its schema)',
+  unknown: 'unknown (not pending, no params kept, or the capability version is gone)',
+  failed: 'failed (the check itself failed; decide without it)',
+};
+
+function preflightText(preflight: ApprovalPreflight, colors: Colors): string {
+  if (preflight.verdict === 'violations') {
+    const found = preflight.violations.map((v) => `${v.schema_pointer}: ${v.message}`).join('; ');
+    return colors.red(`would be refused: ${found}`);
+  }
+  const text = VERDICTS[preflight.verdict];
+  return preflight.verdict === 'passes' ? colors.green(text) : text;
+}
+
+/** The params as a labelled table; masked values as the gateway masked them (reveal is a console action). */
+function describeParams(approval: RunApprovalDetail, colors: Colors): string {
+  if (approval.params === null) {
+    return `\nNo params kept for this approval (asked before the gateway kept them); the params hash binds them.\n`;
+  }
+  const rows = approval.params.map((row) => [row.label, row.masked ? colors.dim(row.value) : row.value]);
+  return `\nParams (secrets masked; reveal one in the console):\n${renderTable(['PARAMETER', 'VALUE'], rows, colors)}`;
 }

@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import { EXIT, ExitError } from '../io.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
 import { colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
+import { capCell, nextPageHint, type PageFlags, pageOf } from './orgs.js';
 
 /** `agw wallet show <org-id>`: balance, spend windows, caps and the newest ledger rows. */
 export async function walletShow(
@@ -87,4 +88,45 @@ function describeWallet(wallet: Wallet, context: CommandContext): string {
     entry.id,
   ]);
   return `${fields}\nLast ledger entries (newest first):\n${renderTable(['TIME', 'KIND', 'AMOUNT', 'CAPABILITY', 'ENTRY'], rows, colors)}`;
+}
+
+/** `agw wallets list`: every organization's wallet by organization name (balance, spend, caps, kill switch). */
+export async function walletsList(flags: PageFlags, context: CommandContext): Promise<void> {
+  const client = await operatorClient(flags, context);
+  const page = await withGateway(() => client.listWallets(pageOf(flags)));
+  if (flags.json) {
+    writeJson(context.io, page);
+    return;
+  }
+  if (page.wallets.length === 0) {
+    context.io.stdout('No wallets.\n');
+    return;
+  }
+  const colors = colorsFor(context.io, context.env);
+  const rows = page.wallets.map((wallet) => [
+    wallet.organization_id,
+    wallet.organization_name,
+    wallet.balance_credits,
+    wallet.spent.today_credits,
+    wallet.spent.month_credits,
+    capCell(wallet.policy.daily_cap_credits),
+    capCell(wallet.policy.monthly_cap_credits),
+    wallet.policy.kill_switch_enabled ? colors.red('on') : 'off',
+  ]);
+  context.io.stdout(
+    renderTable(
+      [
+        'ORGANIZATION',
+        'NAME',
+        'BALANCE',
+        'SPENT TODAY',
+        'SPENT MONTH',
+        'DAILY CAP',
+        'MONTHLY CAP',
+        'KILL SWITCH',
+      ],
+      rows,
+      colors,
+    ) + nextPageHint('agw wallets list', page.next_cursor),
+  );
 }

@@ -25,13 +25,16 @@ import type {
   MailSuppression,
   OperatorKey,
   OrganizationChange,
+  OrganizationPage,
   RunApproval,
   RunApprovalDecision,
+  RunApprovalDetail,
   RunApprovalStatus,
   SuppressResult,
   UnsuppressResult,
   Wallet,
   WalletCredit,
+  WalletPage,
 } from './types.js';
 
 /** Options of {@link createAdminClient}. */
@@ -95,11 +98,18 @@ export interface AdminClient {
     options?: RequestOptions,
   ): Promise<RunApproval[]>;
   /** GET /admin/approvals/{id}. */
-  getApproval(id: string, options?: RequestOptions): Promise<RunApproval>;
+  getApproval(id: string, options?: RequestOptions): Promise<RunApprovalDetail>;
   /** POST /admin/approvals/{id}/approve (409 when denied or expired). */
   approveApproval(id: string, options?: RequestOptions): Promise<RunApprovalDecision>;
   /** POST /admin/approvals/{id}/deny, with an optional reason for the audit log (409 when approved). */
   denyApproval(id: string, reason?: string, options?: RequestOptions): Promise<RunApprovalDecision>;
+  /** GET /admin/organizations: organizations by name with their wallets, a page at a time (limit ≤ 500). */
+  listOrganizations(
+    page?: { limit?: number; cursor?: string },
+    options?: RequestOptions,
+  ): Promise<OrganizationPage>;
+  /** GET /admin/wallets: every organization's wallet by organization name, a page at a time. */
+  listWallets(page?: { limit?: number; cursor?: string }, options?: RequestOptions): Promise<WalletPage>;
   /** GET /admin/wallets/{organizationId}. */
   getWallet(organizationId: string, options?: RequestOptions): Promise<Wallet>;
   /**
@@ -214,10 +224,12 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       ).approvals;
     },
     getApproval: async (id, call) =>
-      (await get<{ approval: RunApproval }>(`/admin/approvals/${segment(id)}`, call)).approval,
+      (await get<{ approval: RunApprovalDetail }>(`/admin/approvals/${segment(id)}`, call)).approval,
     approveApproval: (id, call) => post(`/admin/approvals/${segment(id)}/approve`, {}, call),
     denyApproval: (id, reason, call) =>
       post(`/admin/approvals/${segment(id)}/deny`, reason === undefined ? {} : { reason }, call),
+    listOrganizations: (page, call) => get<OrganizationPage>(`/admin/organizations${pageQuery(page)}`, call),
+    listWallets: (page, call) => get<WalletPage>(`/admin/wallets${pageQuery(page)}`, call),
     getWallet: async (organizationId, call) =>
       (await get<{ wallet: Wallet }>(`/admin/wallets/${segment(organizationId)}`, call)).wallet,
     creditWallet: (organizationId, input, call) => {
@@ -251,4 +263,13 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       return get<AuditChainVerification>(`/admin/audit/verify${query}`, call);
     },
   };
+}
+
+/** `?limit=…&cursor=…` of a list page, or nothing. */
+function pageQuery(page: { limit?: number; cursor?: string } | undefined): string {
+  const query = new URLSearchParams();
+  if (page?.limit !== undefined) query.set('limit', String(page.limit));
+  if (page?.cursor !== undefined) query.set('cursor', page.cursor);
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }

@@ -145,6 +145,28 @@ export interface RunApproval {
   consumed_at: string | null;
 }
 
+/** One parameter of a waiting run as the operator reads it (secrets masked, as the console shows them). */
+export interface ApprovalParamRow {
+  /** The value's path in the params, e.g. `iban`, `lines[0].amount`. */
+  label: string;
+  value: string;
+  masked: boolean;
+}
+
+/** What the capability's own checks say of a waiting run's params (asked when the approval is read). */
+export type ApprovalPreflight =
+  | { verdict: 'passes' | 'none' | 'unknown' | 'failed' }
+  | { verdict: 'violations'; violations: Array<{ schema_pointer: string; message: string }> };
+
+/** Answer of `getApproval`: the approval with what the operator needs to decide. */
+export interface RunApprovalDetail extends RunApproval {
+  /** Null when the gateway kept no params for it (an approval from before it kept them). */
+  params: ApprovalParamRow[] | null;
+  risk_level: string | null;
+  estimated_cost_credits: string | null;
+  preflight: ApprovalPreflight;
+}
+
 /** Answer of `approveApproval` and `denyApproval`. */
 export interface RunApprovalDecision {
   approval: RunApproval;
@@ -210,6 +232,34 @@ export interface Wallet {
   };
   /** The newest ledger rows (up to 20), newest first. */
   ledger: LedgerEntry[];
+}
+
+/** One organization and its wallet, as `listOrganizations` answers it. */
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  short_id: string;
+  is_active: boolean;
+  created_at: string;
+  wallet: Omit<Wallet, 'organization_id' | 'currency' | 'ledger'>;
+}
+
+/** One page of `listOrganizations`; pass `next_cursor` back for the next (null on the last). */
+export interface OrganizationPage {
+  organizations: OrganizationSummary[];
+  next_cursor: string | null;
+}
+
+/** One wallet, as `listWallets` answers it. */
+export interface WalletSummary extends Omit<Wallet, 'ledger'> {
+  organization_name: string;
+  organization_active: boolean;
+}
+
+/** One page of `listWallets`. */
+export interface WalletPage {
+  wallets: WalletSummary[];
+  next_cursor: string | null;
 }
 
 /** Answer of `creditWallet`. */
