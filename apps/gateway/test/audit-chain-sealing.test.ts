@@ -1,6 +1,6 @@
 // How the sealer finds the rows to chain (src/audit-chain/sealer.ts): by the transaction that wrote
 // them, with no queue written beside each row; a gateway upgraded with rows still queued under the old
-// scheme seals them first and its chain verifies; a row whose transaction commits late is not passed over.
+// scheme seals them first and its chain verifies; an open transaction holds back only its own rows.
 import { randomUUID } from 'node:crypto';
 import {
   allMigrations,
@@ -15,7 +15,8 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
 
-const SEAL_BY_TRANSACTION = '20261202000000_audit_seal_by_transaction';
+// The migrations that replaced the seal queue, in order.
+const SEAL_MIGRATIONS = ['20261202000000_audit_seal_by_transaction', '20261202010000_audit_seal_snapshot'];
 
 let environment: TestEnvironment;
 let database: Database;
@@ -83,16 +84,14 @@ describe('sealing by transaction', () => {
       }),
     };
     // Back to the queue of the old scheme: its trigger queues each new row in audit_unsealed.
-    await knex.migrate.down({
-      migrationSource: source,
-      tableName: MIGRATIONS_TABLE,
-      name: SEAL_BY_TRANSACTION,
-    });
+    for (const name of [...SEAL_MIGRATIONS].reverse()) {
+      await knex.migrate.down({ migrationSource: source, tableName: MIGRATIONS_TABLE, name });
+    }
     const from = (await headSeq()) + 1;
     await insertRows(knex, ['old-1', 'old-2', 'old-3']);
     expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(3);
 
-    expect((await runMigrations(knex)).applied).toEqual([SEAL_BY_TRANSACTION]);
+    expect((await runMigrations(knex)).applied).toEqual(SEAL_MIGRATIONS);
     await insertRows(knex, ['new-1', 'new-2']);
     expect(await sealAuditChain(knex)).toBe(5);
     expect(await chainedActions(from)).toEqual(['old-1', 'old-2', 'old-3', 'new-1', 'new-2']);
@@ -101,7 +100,7 @@ describe('sealing by transaction', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)(
-    'seals a row whose transaction commits after a later one, in the order the transactions began',
+    'an open transaction holds back only its own rows, which are sealed once it commits',
     async () => {
       const from = (await headSeq()) + 1;
       let commit!: () => void;
@@ -119,12 +118,11 @@ describe('sealing by transaction', () => {
       });
       await early;
       await insertRows(knex, ['fast']);
-      // The slow transaction is still open: neither row is sealed yet (the fast one is past its horizon).
-      expect(await sealAuditChain(knex)).toBe(0);
+      expect(await sealAuditChain(knex)).toBe(1);
       commit();
       await slow;
-      expect(await sealAuditChain(knex)).toBe(2);
-      expect(await chainedActions(from)).toEqual(['slow', 'fast']);
+      expect(await sealAuditChain(knex)).toBe(1);
+      expect(await chainedActions(from)).toEqual(['fast', 'slow']);
       expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0 });
     },
   );

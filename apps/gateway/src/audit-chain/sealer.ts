@@ -18,10 +18,11 @@ const MAX_BATCHES_PER_RUN = 20;
  * insert their audit rows, and the sealer catches up within one interval. Returns how many rows this
  * call sealed.
  *
- * Which rows: those whose writing transaction has ended (`txid` below the oldest transaction still
- * running), in (txid, occurred_at, id) order, after the last one chained (`audit_seal_mark`); a row that
- * commits later always has a higher `txid`, so none is passed over
- * (src/db/migrations/20261202000000-audit-seal-by-transaction.ts). Rows written before that migration
+ * Which rows: those not visible in the snapshot the last complete batch sealed under
+ * (`audit_seal_mark`), found by their writing transaction (`txid`: at or above that snapshot's xmax, or
+ * one of the transactions it saw in progress), without a chain entry yet, in (txid, occurred_at, id)
+ * order; once a batch takes them all, its snapshot becomes the mark
+ * (src/db/migrations/20261202010000-audit-seal-snapshot.ts). Rows written before the txid column existed
  * are sealed first, from the queue that held them then (`audit_unsealed`), oldest first.
  *
  * @example
@@ -44,21 +45,22 @@ const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
   order by e.occurred_at, e.id
   limit ?`;
 
-// Rows of ended transactions after the mark, in chain order.
-const PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
-   from audit_events e
-  where e.txid >= coalesce((select txid from audit_seal_mark), '0'::xid8)
-    and e.txid < pg_snapshot_xmin(pg_current_snapshot())
-    and not exists (
-      select 1 from audit_seal_mark m where (e.txid, e.occurred_at, e.id) <= (m.txid, m.occurred_at, m.event_id))
-  order by e.txid, e.occurred_at, e.id
-  limit ?`;
+// This statement's snapshot, and the rows it sees that the mark's snapshot did not, without a chain
+// entry (a batch cut at the limit leaves the mark where it was). Always one row: the snapshot.
+const PENDING_SQL = `with mark as (
+    select snapshot, pg_snapshot_xmax(snapshot) as xmax, array(select pg_snapshot_xip(snapshot)) as xip
+      from audit_seal_mark)
+  select pg_current_snapshot()::text as snapshot, e.*
+    from (select 1) as one
+    left join lateral (
+      select ${EVENT_COLUMNS_SQL}
+        from audit_events e
+       where (e.txid >= (select xmax from mark) or e.txid = any ((select xip from mark)::xid8[]))
+         and not exists (select 1 from audit_chain c where c.event_id = e.id)
+       order by e.txid, e.occurred_at, e.id
+       limit ?) as e on true`;
 
-// The mark moves to the last row chained (by its id: the row's own txid and timestamp, not a rendering).
-const MARK_SQL = `insert into audit_seal_mark (txid, occurred_at, event_id)
-  select txid, occurred_at, id from audit_events where id = ?
-  on conflict (singleton) do update
-    set txid = excluded.txid, occurred_at = excluded.occurred_at, event_id = excluded.event_id`;
+const MARK_SQL = 'update audit_seal_mark set snapshot = ?::pg_snapshot';
 
 /** Seals one batch; -1 when another process holds the lock. */
 async function sealBatch(trx: Knex.Transaction): Promise<number> {
@@ -69,11 +71,18 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
   const { locked, sealed_at: sealedAt } = lock.rows[0] as { locked: boolean; sealed_at: string };
   if (!locked) return -1;
   const legacy = (await trx.raw(LEGACY_PENDING_SQL, [BATCH_SIZE])).rows as StoredEvent[];
-  const fresh =
-    legacy.length === BATCH_SIZE
-      ? []
-      : ((await trx.raw(PENDING_SQL, [BATCH_SIZE - legacy.length])).rows as StoredEvent[]);
+  let fresh: StoredEvent[] = [];
+  let snapshot: string | undefined;
+  if (legacy.length < BATCH_SIZE) {
+    const limit = BATCH_SIZE - legacy.length;
+    const rows = (await trx.raw(PENDING_SQL, [limit])).rows as Array<StoredEvent & { snapshot: string }>;
+    fresh = rows.filter((row) => row.id !== null);
+    // Every row this snapshot sees is sealed once this batch commits: it is the next mark (moved only
+    // when it chained something, so an idle gateway writes nothing).
+    if (fresh.length > 0 && fresh.length < limit) snapshot = rows[0]?.snapshot;
+  }
   const events = legacy.concat(fresh);
+  if (snapshot !== undefined) await trx.raw(MARK_SQL, [snapshot]);
   if (events.length === 0) return 0;
   const head = (await trx('audit_chain').orderBy('seq', 'desc').first('seq', 'hash')) as
     | { seq: string | number; hash: string }
@@ -96,8 +105,6 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
       )
       .delete();
   }
-  const last = fresh.at(-1);
-  if (last !== undefined) await trx.raw(MARK_SQL, [last.id]);
   return events.length;
 }
 

@@ -13,6 +13,7 @@ import { hashIdempotencyKeys } from './migrations/20261125010000-hash-idempotenc
 import { domainMail } from './migrations/20261126000000-domain-mail.js';
 import { createConsole } from './migrations/20261201000000-console.js';
 import { auditSealByTransaction } from './migrations/20261202000000-audit-seal-by-transaction.js';
+import { auditSealSnapshot } from './migrations/20261202010000-audit-seal-snapshot.js';
 import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
 import { sqlPoolOf } from './pool.js';
 
@@ -41,6 +42,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   domainMail,
   createConsole,
   auditSealByTransaction,
+  auditSealSnapshot,
   operatorNotices,
 ];
 
