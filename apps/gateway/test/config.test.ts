@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       httpHeadersTimeoutMs: 10000,
       httpRequestTimeoutMs: 30000,
       httpKeepAliveTimeoutMs: 5000,
+      metricsHost: '127.0.0.1',
       dataDirAllowShared: false,
       domainSettings: {
         analytics: { ANALYTICS_EVENTS_PER_MINUTE: 600 },
