@@ -2,23 +2,27 @@
 // pooling mode in front of it, a Redis, three `agw serve` processes and nginx as the load balancer, all
 // on loopback with the configs shipped under deploy/. Three gateways start at once on the empty
 // database: the migrations run once, all three serve. Then a bounded load through nginx (uploads with
-// idempotency keys retried as the SDK retries them, reads) while each gateway in turn gets SIGTERM and
-// is started again, and one is SIGKILLed mid-burst: every key ends with one document and one charge,
-// no request fails but for documented retryable answers the client retried, the audit chain verifies.
+// idempotency keys retried as the SDK retries them, reads, and public bookings of a calendar link the
+// agent created, two visitors per slot) while each gateway in turn gets SIGTERM and is started again,
+// and one is SIGKILLed mid-burst: every key ends with one document and one charge, every slot with
+// exactly one booking and no visitor told 201 without it, no request fails but for documented
+// retryable answers the client retried, the audit chain verifies. The start-up of pgbouncer and nginx
+// is bench/fleet.mjs, shared with the bench's fleet scenario.
 // Runs in the PostgreSQL pass only (DATABASE_URL set: the CI's services are up, and so this file's
 // own cluster may be started); needs nginx and pgbouncer (scripts/ensure-test-tools.mjs).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allMigrations, hashIdempotencyKey, rollUpCharges, SecretBox, verifyAuditChain } from '@agw/gateway';
+import { hashIdempotencyKey, rollUpCharges, SecretBox, verifyAuditChain } from '@agw/gateway';
 import knexFactory, { type Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AccessClient, onboard } from '../../apps/gateway/test/helpers/access-client.js';
+import { adminFetch, readOperatorKeyFile } from '../../apps/gateway/test/helpers/admin-fixtures.js';
+import { behindPgbouncer, freePort, prepareRunDir, startNginx, startPgbouncer } from '../../bench/fleet.mjs';
 import { requireTool } from '../helpers/require-tool.js';
-import { freePort, sleep } from './helpers/net.js';
+import { sleep } from './helpers/net.js';
 import {
   type PostgresCluster,
   postgresBinariesMissing,
@@ -31,12 +35,17 @@ import { type TimedAnswer, timedCall } from './helpers/timed-call.js';
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const GATEWAYS = 3;
 const UPLOADS_PER_PHASE = 30;
+/** Slots booked per phase, each by two visitors at once. */
+const SLOTS_PER_PHASE = 10;
 const CONCURRENCY = 6;
 const BOUND_MS = 10_000;
 /** Every key has its final answer within this (a SIGKILLed claim blocks retries for its 15 s lease). */
 const SETTLE_MS = 40_000;
-const asRoot = process.getuid?.() === 0;
-const DEPLOY = new URL('../../deploy/', import.meta.url);
+/**
+ * Three gateways starting at once on 2 shared cores: each loads the bundle (~2 s of CPU) and two wait
+ * for the third's migrations, so the last listens after 20-30 s here; 30 s (serve's default) flaked.
+ */
+const CONCURRENT_START_MS = 60_000;
 
 /** Answers the SDK retries with the same key: no answer, a gateway's or nginx's 502/503/504, the twin running. */
 function retryable(answer: TimedAnswer): boolean {
@@ -47,40 +56,6 @@ function retryable(answer: TimedAnswer): boolean {
     answer.status === 504 ||
     (answer.status === 409 && answer.json?.error?.code === 'idempotency_request_in_progress')
   );
-}
-
-async function template(name: string, values: Record<string, string>): Promise<string> {
-  const text = await readFile(new URL(name, DEPLOY), 'utf8');
-  return text.replace(/\$\{([A-Z_]+)\}/g, (_, key: string) => {
-    const value = values[key];
-    if (value === undefined) throw new Error(`${name}: no value for \${${key}}`);
-    return value;
-  });
-}
-
-/** A foreground process of the fleet (nginx, pgbouncer); as root, pgbouncer runs as postgres. */
-function daemon(command: string, args: string[], user?: string): ChildProcess {
-  const [file, argv] = user && asRoot ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
-  const child = spawn(file, argv, { stdio: 'ignore' });
-  process.once('exit', () => child.kill('SIGKILL'));
-  return child;
-}
-
-async function waitForPort(port: number, what: string): Promise<void> {
-  const deadline = performance.now() + 15_000;
-  while (performance.now() < deadline) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return;
-    await sleep(50);
-  }
-  throw new Error(`${what} did not listen on ${port}`);
 }
 
 const missing = onPostgres ? (postgresBinariesMissing() ?? requireTool('nginx', 'pgbouncer')) : undefined;
@@ -103,60 +78,27 @@ describe.skipIf(!onPostgres || missing !== undefined)(
       cluster = await startPostgresCluster();
       redis = await startRedisServer();
       runDir = await mkdtemp(join(tmpdir(), 'agw-fleet-'));
-      // pgbouncer (as postgres) and nginx's workers (as nobody) pass through it to their own folders.
-      await chmod(runDir, 0o711);
-      if (asRoot) {
-        const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-        const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-        await mkdir(join(runDir, 'pgbouncer'));
-        await chown(join(runDir, 'pgbouncer'), uid, gid);
-      } else {
-        await mkdir(join(runDir, 'pgbouncer'));
-      }
-      const bouncerDir = join(runDir, 'pgbouncer');
-      const bouncerPort = await freePort();
-      await writeFile(join(bouncerDir, 'userlist.txt'), '"postgres" ""\n');
-      await writeFile(
-        join(bouncerDir, 'pgbouncer.ini'),
-        await template('pgbouncer.ini.template', {
-          RUN_DIR: bouncerDir,
-          PG_HOST: '127.0.0.1',
-          PG_PORT: String(cluster.port),
-          LISTEN_PORT: String(bouncerPort),
-          POOL_SIZE: '20',
-        }),
-      );
-      pgbouncer = daemon('pgbouncer', [join(bouncerDir, 'pgbouncer.ini')], 'postgres');
-      await waitForPort(bouncerPort, 'pgbouncer');
-
+      await prepareRunDir(runDir);
+      const bouncer = await startPgbouncer({ runDir, pgPort: cluster.port, poolSize: 20 });
+      pgbouncer = bouncer.child;
       for (let index = 0; index < GATEWAYS; index += 1) ports.push(await freePort());
-      const nginxPort = await freePort();
-      await writeFile(
-        join(runDir, 'nginx.conf'),
-        await template('nginx.conf.template', {
-          RUN_DIR: runDir,
-          LISTEN: `127.0.0.1:${nginxPort}`,
-          UPSTREAMS: ports
-            .map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=2s;`)
-            .join('\n    '),
-          BODY_LIMIT: '12m',
-        }),
-      );
-      nginx = daemon('nginx', ['-c', join(runDir, 'nginx.conf'), '-p', runDir]);
-      await waitForPort(nginxPort, 'nginx');
-      entry = `http://127.0.0.1:${nginxPort}`;
+      const balancer = await startNginx({ runDir, upstreamPorts: ports });
+      nginx = balancer.child;
+      entry = balancer.url;
 
       env = {
-        DATABASE_URL: `postgres://postgres@127.0.0.1:${bouncerPort}/postgres`,
-        DATABASE_PREPARED_STATEMENTS: 'false',
-        // pgbouncer refuses statement_timeout as a startup parameter (deploy/pgbouncer.ini.template).
-        DATABASE_STATEMENT_TIMEOUT_MS: '0',
+        ...behindPgbouncer(bouncer.port),
         REDIS_URL: redis.url,
         DATA_DIR: join(runDir, 'data'),
         SECRET_KEY: randomBytes(32).toString('hex'),
         SHUTDOWN_GRACE_MS: '5000',
         RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
         RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
+        // Every visitor comes through nginx from 127.0.0.1: the per-address limits would refuse them.
+        CALENDAR_READS_PER_MINUTE: '100000',
+        CALENDAR_BOOKINGS_PER_MINUTE: '100000',
+        CALENDAR_LINK_BOOKINGS_PER_HOUR: '100000',
+        CALENDAR_ORG_BOOKINGS_PER_HOUR: '100000',
         HOST: '127.0.0.1',
       };
       knex = knexFactory({ client: 'pg', connection: cluster.url, pool: { min: 0, max: 2 } });
@@ -172,20 +114,44 @@ describe.skipIf(!onPostgres || missing !== undefined)(
       if (runDir) await rm(runDir, { recursive: true, force: true });
     });
 
-    const start = (index: number) =>
-      serve({ ...env, PORT: String(ports[index]) }).then((served) => {
+    /** Every gateway started, with its log; on a failed test their logs and exits are printed. */
+    const started: { index: number; served: Served }[] = [];
+    const start = (index: number, timeoutMs?: number) =>
+      serve({ ...env, PORT: String(ports[index]) }, timeoutMs).then((served) => {
         gateways[index] = served;
+        started.push({ index, served });
         return served;
       });
 
+    afterEach((context) => {
+      if (context.task.result?.state !== 'fail') return;
+      for (const { index, served } of started) {
+        const { exitCode, signalCode } = served.child;
+        console.error(
+          `gateway ${index} (${served.url}) exit ${exitCode ?? signalCode ?? 'none'}:\n${served.log.join('\n')}`,
+        );
+      }
+    });
+
     it('three gateways started at once on an empty database: migrations run once, all three serve', async () => {
-      await Promise.all(ports.map((_, index) => start(index)));
-      const applied = gateways.filter((gateway) =>
-        gateway?.log.some((line) => /applied \d+ migration/.test(line)),
+      // Each refusal to start says why (its last log lines); none may fail.
+      const starts = await Promise.allSettled(ports.map((_, index) => start(index, CONCURRENT_START_MS)));
+      expect(
+        starts.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : [])),
+      ).toEqual([]);
+      // One gateway applied every migration, once; the other two found the schema up to date.
+      const appliedBy = gateways.flatMap((gateway) =>
+        (gateway?.log ?? [])
+          .filter((line) => /applied \d+ migration/.test(line))
+          .map((line) => JSON.parse(line).applied as string[]),
       );
-      expect(applied).toHaveLength(1);
-      const names = await knex('agw_migrations').pluck('name');
-      expect(names).toHaveLength(allMigrations().length);
+      expect(appliedBy).toHaveLength(1);
+      const names = await knex('agw_migrations').orderBy('id').pluck('name');
+      expect(names).toEqual(appliedBy[0]);
+      const upToDate = gateways.filter((gateway) =>
+        gateway?.log.some((line) => line.includes('database schema up to date')),
+      );
+      expect(upToDate).toHaveLength(GATEWAYS - 1);
       for (const gateway of gateways) {
         expect((await timedCall(`${gateway?.url}/health/ready`, { boundMs: BOUND_MS })).status).toBe(200);
       }
@@ -201,9 +167,75 @@ describe.skipIf(!onPostgres || missing !== undefined)(
         .organization_id;
       await knex('wallets').insert({ organization_id: organizationId, balance: '1000' });
 
-      const keys: string[] = [];
       let retried = 0;
       const failed: TimedAnswer[] = [];
+
+      // The agent's booking link (medium risk: approved by the operator through nginx too).
+      const operatorKey = await readOperatorKeyFile(env.DATA_DIR as string);
+      const invokeApproved = async (id: string, params: Record<string, unknown>) => {
+        const call = (extra: Record<string, unknown>) =>
+          timedCall(`${entry}/mcp/invoke`, {
+            key,
+            body: { id, params, idempotency_key: randomUUID(), ...extra },
+            boundMs: BOUND_MS,
+          });
+        let answer = await call({});
+        const approval = answer.json?.approval;
+        if (answer.json?.status === 'pending_approval') {
+          await adminFetch(`${entry}/admin/approvals/${approval.approval_id}/approve`, operatorKey, {
+            body: {},
+          });
+          answer = await call({ approval_token: approval.approval_token });
+        }
+        if (answer.status !== 200) throw new Error(`${id}: ${answer.status} ${answer.text}`);
+        return answer.json.result;
+      };
+      const calendarId = (
+        await invokeApproved('calendar.calendar.manage', {
+          operation: 'create',
+          name: 'Fleet',
+          timezone: 'UTC',
+        })
+      ).calendar.id;
+      await invokeApproved('calendar.availability.manage', {
+        operation: 'replace',
+        calendar_id: calendarId,
+        rules: [0, 1, 2, 3, 4, 5, 6].map((day) => ({
+          day_of_week: day,
+          start_time: '00:00',
+          end_time: '23:30',
+        })),
+      });
+      const link = await invokeApproved('calendar.booking_link.manage', {
+        operation: 'create',
+        calendar_id: calendarId,
+        title: 'Fleet',
+        access_mode: 'public',
+        one_time_use: false,
+        min_notice_minutes: 0,
+      });
+      const slotsAnswer = await timedCall(`${entry}${link.url_path}/slots`, { boundMs: BOUND_MS });
+      const freeSlots: string[] = slotsAnswer.json.slots.map((slot: { start: string }) => slot.start);
+      expect(freeSlots.length).toBeGreaterThanOrEqual((GATEWAYS + 1) * SLOTS_PER_PHASE);
+      const booked: { start: string; email: string; status: number; code?: string }[] = [];
+      /** A visitor books `start`, retrying a lost or 502/503/504 answer as a browser's user would. */
+      const book = async (start: string, email: string) => {
+        const body = { start, name: email, email };
+        const deadline = performance.now() + SETTLE_MS;
+        let answer: TimedAnswer;
+        for (;;) {
+          answer = await timedCall(`${entry}${link.url_path}/bookings`, { body, boundMs: BOUND_MS });
+          if (!retryable(answer) || performance.now() > deadline) break;
+          retried += 1;
+          await sleep(250);
+        }
+        booked.push({ start, email, status: answer.status, code: answer.json?.error?.code });
+        if (answer.status !== 201 && !(answer.status === 409 && answer.json?.error?.code === 'slot_taken')) {
+          failed.push(answer);
+        }
+      };
+
+      const keys: string[] = [];
       const upload = async (idempotencyKey: string) => {
         const body = {
           id: 'documents.document.upload',
@@ -234,11 +266,19 @@ describe.skipIf(!onPostgres || missing !== undefined)(
           (_, index) => `${name}-${index}-${randomBytes(4).toString('hex')}`,
         );
         keys.push(...queue);
+        // Two visitors per slot, next to each other in the queue: two workers book one slot at once.
+        const visits = freeSlots
+          .splice(0, SLOTS_PER_PHASE)
+          .flatMap((slot, index) =>
+            [0, 1].map((visitor) => ({ slot, email: `${name}-${index}-${visitor}@example.com` })),
+          );
         const work = async () => {
           for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
             const answer = await upload(next);
             if (answer.status !== 200) failed.push(answer);
             await read();
+            const visit = visits.shift();
+            if (visit) await book(visit.slot, visit.email);
           }
         };
         await Promise.all([...Array.from({ length: CONCURRENCY }, work), disturb()]);
@@ -256,7 +296,10 @@ describe.skipIf(!onPostgres || missing !== undefined)(
         await kill(gateways[0]);
         await start(0);
       });
-      console.info('fleet figures', JSON.stringify({ uploads: keys.length, retried, failed: failed.length }));
+      console.info(
+        'fleet figures',
+        JSON.stringify({ uploads: keys.length, bookings: booked.length, retried, failed: failed.length }),
+      );
       expect(failed.map((answer) => `${answer.status} ${answer.text.slice(0, 200)}`)).toEqual([]);
 
       const box = new SecretBox(Buffer.from(env.SECRET_KEY as string, 'hex'));
@@ -267,6 +310,20 @@ describe.skipIf(!onPostgres || missing !== undefined)(
           kind: 'charge',
         });
         expect(charges).toHaveLength(1);
+      }
+      // Every slot booked exactly once; every visitor told 201 holds that booking.
+      const rows = await knex('calendar_bookings')
+        .where({ link_id: link.link.id })
+        .select('start_at', 'booker_email');
+      const bookedSlots = [...new Set(booked.map((visit) => visit.start))];
+      expect(rows.map((row) => new Date(row.start_at).toISOString()).sort()).toEqual(
+        bookedSlots.map((start) => new Date(start).toISOString()).sort(),
+      );
+      for (const visit of booked.filter((candidate) => candidate.status === 201)) {
+        const row = rows.find(
+          (candidate) => new Date(candidate.start_at).getTime() === new Date(visit.start).getTime(),
+        );
+        expect(row?.booker_email).toBe(visit.email);
       }
       await rollUpCharges(knex);
       const wallet = await knex('wallets').where({ organization_id: organizationId }).first();

@@ -46,14 +46,14 @@ export function serve(env: Record<string, string>, timeoutMs = 30_000): Promise<
       reject(new Error(`agw serve ${reason}\n${log.slice(-20).join('\n')}`));
     };
     const timer = setTimeout(() => fail(`did not start in ${timeoutMs} ms`), timeoutMs);
-    child.once('exit', (code, signal) => fail(`exited with ${code ?? signal}`));
+    // 'close', not 'exit': 'exit' can come before the last lines of stderr, which say why.
+    child.once('close', (code, signal) => fail(`exited with ${code ?? signal}`));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       keep(line);
       const url = /"url":"(http:[^"]+)"/.exec(line)?.[1];
       if (url === undefined) return;
       clearTimeout(timer);
-      child.removeAllListeners('exit');
-      child.once('exit', () => children.delete(child));
+      child.removeAllListeners('close');
       resolve({ url, child, log });
     });
   });
