@@ -28,7 +28,26 @@ export function renderMarkdown(report) {
       }
     }
   }
+  if (report.fleet) lines.push('', ...fleetLines(report.fleet));
   return `${lines.join('\n')}\n`;
+}
+
+/** Three gateways through nginx and pgbouncer: total req/s and PostgreSQL's execution µs per request. */
+function fleetLines(fleet) {
+  const title = '### fleet (3 gateways, nginx, pgbouncer 1.18 in transaction mode, unnamed statements)';
+  if (fleet.skipped) return [title, '', `Skipped: ${fleet.skipped}.`];
+  return [
+    title,
+    '',
+    'PostgreSQL µs/req: pg_stat_statements total_exec_time of every statement during the run (background work included) per answered request.',
+    '',
+    '| scenario | req/s (all gateways) | p99 ms | PostgreSQL µs/req | statements/req | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...fleet.scenarios.map(
+      (row) =>
+        `| ${row.scenario} | ${row.requests_per_second} | ${row.p99_ms} | ${row.postgres_exec_us_per_request} | ${row.statements_per_request} | ${row.non_2xx + row.errors} |`,
+    ),
+  ];
 }
 
 function prototypeLine(prototype) {

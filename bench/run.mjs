@@ -4,7 +4,8 @@
 // (PGlite) and on PostgreSQL + Redis, and writes bench/results/latest.{json,md}.
 // Loopback only; every load run is bounded by --duration seconds.
 //   node bench/run.mjs [--duration 10] [--connections 32] [--modes embedded,postgres]
-//   node bench/run.mjs --only 'renders its'   (only the scenarios whose name contains the text)
+//   node bench/run.mjs --only 'renders its'   (only the scenarios whose name contains the text; 'fleet'
+//                                               for the fleet alone: three gateways, nginx, pgbouncer)
 //   node bench/run.mjs --smoke   (CI: ~20 s on the embedded default, 1 s per scenario, no warm-up; fails
 //                                 when a scenario answers anything but 2xx; writes bench/results/smoke.*)
 // With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
@@ -24,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { fleetMissing, measureFleet } from './fleet-bench.mjs';
 import { renderMarkdown } from './report.mjs';
 import { scenarios } from './scenarios.mjs';
 
@@ -356,6 +358,17 @@ for (const mode of modes) {
     if (mode === 'postgres' && !external) execFileSync(join(root, 'scripts/services.sh'), ['stop']);
   }
   report.modes[mode] = result;
+}
+
+// Three gateways through nginx and pgbouncer on a PostgreSQL of their own (bench/fleet-bench.mjs). Not in
+// the smoke run: three gateways starting at once take 20-30 s here, more than the whole smoke budget.
+if (smoke) {
+  report.fleet = { skipped: 'not in the smoke run (the fleet alone starts in 20-30 s)' };
+} else if (args.only === undefined || 'fleet'.includes(args.only)) {
+  const missing = fleetMissing();
+  report.fleet = missing
+    ? { skipped: missing }
+    : { scenarios: await measureFleet({ duration, connections }) };
 }
 
 report.baseline.peak_rss_mib = peakRssMiB(echo.child.pid);
