@@ -45,18 +45,24 @@ const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
   order by e.occurred_at, e.id
   limit ?`;
 
-// This statement's snapshot, and the rows it sees that the mark's snapshot did not, without a chain
-// entry (a batch cut at the limit leaves the mark where it was). Always one row: the snapshot.
-const PENDING_SQL = `with mark as (
-    select snapshot, pg_snapshot_xmax(snapshot) as xmax, array(select pg_snapshot_xip(snapshot)) as xip
-      from audit_seal_mark)
-  select pg_current_snapshot()::text as snapshot, e.*
+// The mark's xmax and in-progress ids, read with the lock: as parameters they let the planner use the
+// txid index (values from a subquery would not).
+const LOCK_SQL = `select pg_try_advisory_xact_lock(hashtext('agw.audit_chain:' || current_schema())) as locked,
+       ${utcMicros('now()')} as sealed_at,
+       (select pg_snapshot_xmax(snapshot)::text from audit_seal_mark) as xmax,
+       (select array(select pg_snapshot_xip(snapshot))::text from audit_seal_mark) as xip`;
+
+// This statement's snapshot, and the rows it sees that the mark's did not ($1 xmax, $2 in-progress ids),
+// without a chain entry (a batch cut at the limit leaves the mark where it was); each candidate probes
+// the chain's index (OFFSET 0 keeps the probe per row: a hash anti-join would read the whole chain).
+// Always one row: the snapshot.
+const PENDING_SQL = `select pg_current_snapshot()::text as snapshot, e.*
     from (select 1) as one
     left join lateral (
       select ${EVENT_COLUMNS_SQL}
         from audit_events e
-       where (e.txid >= (select xmax from mark) or e.txid = any ((select xip from mark)::xid8[]))
-         and not exists (select 1 from audit_chain c where c.event_id = e.id)
+       where (e.txid >= ?::xid8 or e.txid = any (?::xid8[]))
+         and not exists (select 1 from audit_chain c where c.event_id = e.id offset 0)
        order by e.txid, e.occurred_at, e.id
        limit ?) as e on true`;
 
@@ -64,18 +70,27 @@ const MARK_SQL = 'update audit_seal_mark set snapshot = ?::pg_snapshot';
 
 /** Seals one batch; -1 when another process holds the lock. */
 async function sealBatch(trx: Knex.Transaction): Promise<number> {
-  const lock = await trx.raw(
-    `select pg_try_advisory_xact_lock(hashtext('agw.audit_chain:' || current_schema())) as locked,
-            ${utcMicros('now()')} as sealed_at`,
-  );
-  const { locked, sealed_at: sealedAt } = lock.rows[0] as { locked: boolean; sealed_at: string };
+  const lock = await trx.raw(LOCK_SQL);
+  const {
+    locked,
+    sealed_at: sealedAt,
+    xmax,
+    xip,
+  } = lock.rows[0] as {
+    locked: boolean;
+    sealed_at: string;
+    xmax: string;
+    xip: string;
+  };
   if (!locked) return -1;
   const legacy = (await trx.raw(LEGACY_PENDING_SQL, [BATCH_SIZE])).rows as StoredEvent[];
   let fresh: StoredEvent[] = [];
   let snapshot: string | undefined;
   if (legacy.length < BATCH_SIZE) {
     const limit = BATCH_SIZE - legacy.length;
-    const rows = (await trx.raw(PENDING_SQL, [limit])).rows as Array<StoredEvent & { snapshot: string }>;
+    const rows = (await trx.raw(PENDING_SQL, [xmax, xip, limit])).rows as Array<
+      StoredEvent & { snapshot: string }
+    >;
     fresh = rows.filter((row) => row.id !== null);
     // Every row this snapshot sees is sealed once this batch commits: it is the next mark (moved only
     // when it chained something, so an idle gateway writes nothing).
