@@ -1,6 +1,6 @@
 // The console's params table: what an operator sees of a run before approving it, secrets masked.
 import { describe, expect, it } from 'vitest';
-import { MAX_PARAM_ROWS, maskIban, maskParams, revealParam } from '../src/console/mask-params.js';
+import { MAX_PARAM_ROWS, maskIban, maskParams, revealParam } from '../src/admin/mask-params.js';
 
 const row = (rows: ReturnType<typeof maskParams>, label: string) => rows.find((r) => r.label === label);
 

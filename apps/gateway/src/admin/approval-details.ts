@@ -1,11 +1,11 @@
 import type { CapabilityHandler } from '@agw/capabilities';
 import { systemClock } from '@agw/guard';
 import type { Knex } from 'knex';
-import { maskParams, type ParamRow } from '../console/mask-params.js';
 import { runPreflight } from '../invoke/preflight.js';
 import type { CatalogContract } from '../meta-tools/catalog.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { RunApprovalView } from './approvals.js';
+import { maskParams, type ParamRow } from './mask-params.js';
 
 /** What the admin API needs to say more of an approval than its row. */
 export interface ApprovalFacts {
@@ -47,7 +47,7 @@ export async function approvalDetails(
   const row = (await knex('approvals')
     .where({ approval_id: approval.approval_id })
     .first('params_ciphertext')) as { params_ciphertext: Buffer | Uint8Array | null } | undefined;
-  const params = decryptParams(facts.box, row?.params_ciphertext ?? null);
+  const params = decryptApprovalParams(facts.box, row?.params_ciphertext ?? null);
   const key = `${approval.capability_id}@${approval.capability_version}`;
   const contract = facts.catalog.find((candidate) => `${candidate.id}@${candidate.version}` === key);
   const handler = facts.handlers.find(
@@ -60,15 +60,16 @@ export async function approvalDetails(
     estimated_cost_credits: contract?.cost_credits ?? null,
     preflight:
       approval.status === 'pending'
-        ? await verdictOf(knex, handler, approval, params)
+        ? await preflightVerdict(knex, handler, approval, params)
         : { verdict: 'unknown' },
   };
 }
 
-async function verdictOf(
+/** The preflight verdict of a waiting call's `params` (the admin API's and the console's). */
+export async function preflightVerdict(
   knex: Knex,
   handler: CapabilityHandler<never> | undefined,
-  approval: RunApprovalView,
+  approval: { readonly organization_id: string; readonly installation_id: string },
   params: unknown,
 ): Promise<PreflightVerdict> {
   if (params === undefined || handler === undefined) return { verdict: 'unknown' };
@@ -85,8 +86,11 @@ async function verdictOf(
   }
 }
 
-// Undefined when none were kept, or when they were encrypted under another SECRET_KEY.
-function decryptParams(box: SecretBox, ciphertext: Buffer | Uint8Array | null): unknown {
+/**
+ * The params an approval keeps. Undefined when none were kept, or when they were encrypted under another
+ * SECRET_KEY: the operator then sees the params hash only, as for an approval stored before params were kept.
+ */
+export function decryptApprovalParams(box: SecretBox, ciphertext: Buffer | Uint8Array | null): unknown {
   if (ciphertext === null) return undefined;
   try {
     return JSON.parse(box.decrypt('approval-params', Buffer.from(ciphertext)).toString('utf8'));

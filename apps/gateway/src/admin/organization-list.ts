@@ -74,16 +74,18 @@ interface ListRow extends SnapshotRow {
 /** One page of organizations by name, and the cursor of the next (null on the last). */
 export async function listOrganizations(
   knex: Knex,
-  page: { limit: number; cursor?: string | undefined },
+  page: { limit: number; cursor?: string | undefined; nameContains?: string | undefined },
   now = new Date(),
 ): Promise<{ organizations: OrganizationListEntry[]; next_cursor: string | null }> {
   const after = page.cursor === undefined ? null : decodeCursor(page.cursor);
-  // $1-$3 the spend windows, $4-$5 the cursor (null: from the start), $6 the page size plus one.
+  // $1-$3 the spend windows, $4-$5 the cursor (null: from the start), $6 the page size plus one, $7 a
+  // part of the name (LIKE's wildcards escaped) or null.
   const text = `
 select o.id, o.name, o.short_id, o.is_active, o.created_at, snap.*
 from (
   select id, name, short_id, is_active, created_at from organizations
-  where $4::text is null or (name, id) > ($4::text, $5::uuid)
+  where ($4::text is null or (name, id) > ($4::text, $5::uuid))
+    and ($7::text is null or name ilike '%' || $7::text || '%')
   order by name, id
   limit $6
 ) as o
@@ -94,6 +96,7 @@ order by o.name, o.id`;
     after?.[0] ?? null,
     after?.[1] ?? null,
     page.limit + 1,
+    page.nameContains?.replace(/[\\%_]/g, '\\$&') ?? null,
   ]);
   const rows = result.rows;
   const shown = rows.slice(0, page.limit);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { decryptApprovalParams } from '../admin/approval-details.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /** One waiting approval as the console shows it. */
@@ -92,7 +93,7 @@ export async function readWaitingApproval(
 }
 
 function toQueued(box: SecretBox, { params_ciphertext, cursor_at: _cursor, ...row }: Row): QueuedApproval {
-  return { ...row, params: decryptParams(box, params_ciphertext) };
+  return { ...row, params: decryptApprovalParams(box, params_ciphertext) };
 }
 
 function selectApprovals(knex: Knex) {
@@ -116,15 +117,4 @@ function selectApprovals(knex: Knex) {
       'a.expires_at',
       knex.raw(`to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at`),
     );
-}
-
-// Undefined when none were kept, or when they were encrypted under another SECRET_KEY: the page then
-// shows the params hash only, as for an approval stored before params were kept.
-function decryptParams(box: SecretBox, ciphertext: Buffer | Uint8Array | null): unknown {
-  if (ciphertext === null) return undefined;
-  try {
-    return JSON.parse(box.decrypt('approval-params', Buffer.from(ciphertext)).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

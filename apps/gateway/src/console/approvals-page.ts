@@ -1,52 +1,16 @@
-import type { CapabilityHandler } from '@agw/capabilities';
-import { systemClock } from '@agw/guard';
 import type { Router } from '@koa/router';
+import { type PreflightVerdict, preflightVerdict } from '../admin/approval-details.js';
 import { approvalAuditDetails, decideApproval, UUID_PATTERN } from '../admin/approvals.js';
+import { maskParams, revealParam } from '../admin/mask-params.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
-import { runPreflight } from '../invoke/preflight.js';
 import { isQueueCursor, type QueuedApproval, readQueue, readWaitingApproval } from './approval-queue.js';
 import type { ConsoleKit, Context } from './kit.js';
-import { maskParams, revealParam } from './mask-params.js';
 import { type ConsoleLocale, TEXT } from './messages.js';
 import { csrfField, escapeHtml, field, layout, notice, pager, type SignedIn, select, when } from './pages.js';
 
 const UUID = new RegExp(UUID_PATTERN);
 const CAPABILITY_ID = /^[a-z0-9_.]{1,100}$/;
-
-/**
- * What the capability's own checks say of a waiting call, run when the page is shown (the invoice may
- * have been paid since the agent asked): `passes` (its check and preflight find nothing), `none` (it
- * has neither: nothing beyond the schema is known), `violations`, `unknown` (no params kept, or the
- * handler of that version is gone) or `failed` (the check itself threw).
- */
-export type Verdict =
-  | { readonly kind: 'passes' | 'none' | 'unknown' | 'failed' }
-  | { readonly kind: 'violations'; readonly messages: readonly string[] };
-
-async function verdictOf(
-  kit: ConsoleKit,
-  handler: CapabilityHandler<never> | undefined,
-  approval: QueuedApproval,
-): Promise<Verdict> {
-  if (approval.params === undefined || handler === undefined) return { kind: 'unknown' };
-  if (handler.check === undefined && handler.preflight === undefined) return { kind: 'none' };
-  try {
-    const { violations } = await runPreflight(
-      { knex: kit.options.knex, clock: systemClock },
-      handler,
-      approval.params,
-      { organization_id: approval.organization_id, installation_id: approval.installation_id },
-    );
-    if (violations.length === 0) return { kind: 'passes' };
-    return {
-      kind: 'violations',
-      messages: violations.map((violation) => `${violation.schema_pointer}: ${violation.message}`),
-    };
-  } catch {
-    return { kind: 'failed' };
-  }
-}
 
 /** The approvals page: the queue with filters, each call's verdict, decide, and reveal a masked value. */
 export function registerApprovalsPage(router: Router<GatewayState>, kit: ConsoleKit): void {
@@ -67,11 +31,11 @@ export function registerApprovalsPage(router: Router<GatewayState>, kit: Console
     if (!session) return;
     const filter = queueFilter(ctx);
     const page = await readQueue(knex, box, filter);
-    const verdicts: Verdict[] = [];
+    const verdicts: PreflightVerdict[] = [];
     // One at a time: each runs in its own read-only transaction on a pooled connection.
     for (const approval of page.approvals) {
       const key = `${approval.capability_id}@${approval.capability_version}`;
-      verdicts.push(await verdictOf(kit, handlers.get(key), approval));
+      verdicts.push(await preflightVerdict(kit.options.knex, handlers.get(key), approval, approval.params));
     }
     const done = ctx.query.done;
     const locale = kit.localeOf(ctx);
@@ -81,7 +45,7 @@ export function registerApprovalsPage(router: Router<GatewayState>, kit: Console
     if (filter.capability) query.set('capability', filter.capability);
     const cards = page.approvals
       .map((approval, index) =>
-        approvalCard(locale, session, approval, facts, verdicts[index] ?? { kind: 'unknown' }),
+        approvalCard(locale, session, approval, facts, verdicts[index] ?? { verdict: 'unknown' }),
       )
       .join('');
     const filters = `<form method="get" action="/console/approvals" class="filters" aria-label="${text.filters}">
@@ -225,10 +189,11 @@ function paramsTable(locale: ConsoleLocale, signedIn: SignedIn, approval: Queued
   return `<table><caption>${text.parameters}</caption><thead><tr><th scope="col">${text.field}</th><th scope="col">${text.value}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function verdictHtml(locale: ConsoleLocale, verdict: Verdict): string {
+function verdictHtml(locale: ConsoleLocale, verdict: PreflightVerdict): string {
   const text = TEXT[locale];
-  if (verdict.kind === 'violations') {
-    return `<dd class="verdict-refused">${text.verdictRefused}<ul>${verdict.messages
+  if (verdict.verdict === 'violations') {
+    return `<dd class="verdict-refused">${text.verdictRefused}<ul>${verdict.violations
+      .map((violation) => `${violation.schema_pointer}: ${violation.message}`)
       .map((message) => `<li>${escapeHtml(message)}</li>`)
       .join('')}</ul></dd>`;
   }
@@ -238,7 +203,7 @@ function verdictHtml(locale: ConsoleLocale, verdict: Verdict): string {
     unknown: text.verdictUnknown,
     failed: text.verdictFailed,
   };
-  return `<dd class="verdict-${verdict.kind}">${words[verdict.kind]}</dd>`;
+  return `<dd class="verdict-${verdict.verdict}">${words[verdict.verdict]}</dd>`;
 }
 
 function approvalCard(
@@ -246,7 +211,7 @@ function approvalCard(
   signedIn: SignedIn,
   approval: QueuedApproval,
   facts: ReadonlyMap<string, { risk: string; cost: string }>,
-  verdict: Verdict,
+  verdict: PreflightVerdict,
 ): string {
   const text = TEXT[locale];
   const known = facts.get(`${approval.capability_id}@${approval.capability_version}`);

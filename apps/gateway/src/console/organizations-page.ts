@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { WalletSnapshot } from '@agw/guard';
 import type { Router } from '@koa/router';
 import { UUID_PATTERN } from '../admin/approvals.js';
+import { listOrganizations } from '../admin/organization-list.js';
 import {
   type PolicyPatch,
   type PolicyView,
@@ -19,8 +19,7 @@ import {
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
 import { parseIdempotencyKey } from '../idempotency/key-header.js';
-import { readWalletSnapshot } from '../ports/wallet-store.js';
-import { cursorColumn, keyset, pageOf, queryText } from './keyset.js';
+import { queryText } from './keyset.js';
 import type { ConsoleKit, Context, Session } from './kit.js';
 import { type ConsoleLocale, TEXT } from './messages.js';
 import { csrfField, escapeHtml, field, layout, notice, pager, when } from './pages.js';
@@ -45,13 +44,12 @@ interface OrganizationRow {
 }
 
 /**
- * The organizations page: every organization (oldest first, keyset paged, a name filter) with its
+ * The organizations page: every organization (by name, keyset paged, a name filter) with its
  * wallet balance, today's spend, caps and kill switch; one organization's wallet, ledger and policy,
  * credit it and edit its policy through the admin API's `creditWallet` and `patchPolicy`.
  *
- * The list is the console's own keyset query: the admin API has no organization list yet. Each row's
- * money comes from `readWalletSnapshot`, the billing guard's own read, so the page shows what the
- * guard judges (one round trip per organization of the page).
+ * The list is the admin API's `listOrganizations` (by name, keyset paged, one statement per page, the
+ * money as the billing guard computes it), so the page shows what the guard judges.
  */
 export function registerOrganizationsPage(router: Router<GatewayState>, kit: ConsoleKit): void {
   const { knex } = kit.options;
@@ -61,29 +59,18 @@ export function registerOrganizationsPage(router: Router<GatewayState>, kit: Con
     if (!session) return;
     const name = queryText(ctx.query, 'name')?.slice(0, 100);
     const after = queryText(ctx.query, 'after');
-    const query = knex('organizations as o')
-      .select(
-        'o.id',
-        'o.name',
-        'o.short_id',
-        'o.is_active',
-        'o.created_at',
-        cursorColumn(knex, 'o.created_at', 'o.id'),
-      )
-      .limit(PAGE_SIZE + 1);
-    keyset(query, after, 'o.created_at', 'o.id', 'asc');
-    if (name !== undefined) query.whereRaw("o.name ilike '%' || ? || '%'", [name.replace(/[\\%_]/g, '\\$&')]);
-    const page = pageOf((await query) as OrganizationRow[], PAGE_SIZE);
-    const now = new Date();
-    const wallets: WalletSnapshot[] = [];
-    for (const row of page.rows) wallets.push(await readWalletSnapshot(knex, row.id, now));
+    const { organizations, next_cursor } = await listOrganizations(knex, {
+      limit: PAGE_SIZE,
+      cursor: after,
+      nameContains: name,
+    });
     const locale = kit.localeOf(ctx);
     const text = TEXT[locale];
     const filters = new URLSearchParams();
     if (name) filters.set('name', name);
-    const cards = page.rows
-      .map((row, index) => {
-        const wallet = wallets[index] as WalletSnapshot;
+    const cards = organizations
+      .map((row) => {
+        const { wallet } = row;
         const heading = `organization-${row.id}`;
         return `<article aria-labelledby="${heading}"><h2 id="${heading}"><a href="/console/organizations/${row.id}">${escapeHtml(row.name)}</a> <span class="tag">${escapeHtml(row.short_id)}</span></h2>
 <dl>${row.is_active ? '' : `<dt>${text.status}</dt><dd>${text.inactive}</dd>`}
@@ -102,7 +89,7 @@ export function registerOrganizationsPage(router: Router<GatewayState>, kit: Con
         `<h1>${text.organizations}</h1><p>${text.organizationsLead}</p>
 <form method="get" action="/console/organizations" class="filters" aria-label="${text.filters}">
 ${field('name', text.name, name, 'autocomplete="off"')}<button type="submit">${text.filter}</button></form>
-${cards || `<p>${text.noneFound}</p>`}${pager(locale, '/console/organizations', filters, page.next, after !== undefined)}`,
+${cards || `<p>${text.noneFound}</p>`}${pager(locale, '/console/organizations', filters, next_cursor ?? undefined, after !== undefined)}`,
         session,
         'organizations',
       ),
