@@ -207,6 +207,20 @@ describe('the event writer', () => {
     await writer.drain();
   });
 
+  it('reports what it holds and what it lost (the gateway exports both as metrics)', async () => {
+    const { id } = await property(30);
+    const writer = new EventWriter(hostOf(database).sql, log);
+    // Two rows of a live property, one of a property that no longer exists: that one is lost.
+    writer.accept(ORG, [
+      await rowOf('kept1', id),
+      await rowOf('kept2', id),
+      await rowOf('gone', randomUUID()),
+    ]);
+    expect([writer.queued, writer.dropped]).toEqual([3, 0]);
+    await writer.drain();
+    expect([writer.queued, writer.dropped]).toEqual([0, 1]);
+  });
+
   it('writes the events that arrive within moments of each other with one statement', async () => {
     const { id } = await property(30);
     const sql = hostOf(database).sql;
