@@ -2,7 +2,8 @@
 // =http/json): the gateway configured by the standard OTEL_* variables alone sends one trace per invoke,
 // joined to the caller's `traceparent`, with a span per guard that ran, the handler, each of its SQL
 // statements and its egress call (which carries the trace on to the upstream); the trace id is in the
-// request's log lines and the Agw-Trace-Id header; no span holds a parameter, key or SQL value.
+// request's log lines and the Agw-Trace-Id header; no span holds a parameter, key or SQL value. A caller's
+// unsampled trace is followed: nothing recorded, the trace passed on unsampled.
 //
 // Runs in the PGlite pass only: CI's time budget is tight and the spans come from the gateway's own pool
 // hook (src/db/pool.ts), the same for both engines. To run it against PostgreSQL by hand, set
@@ -115,6 +116,19 @@ describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
     );
     expect(refused.status).toBe(400);
     expect(refused.headers.get('agw-trace-id')).toBe(refusedTrace);
+    // A caller that did not sample its trace: the gateway follows (parent-based), records nothing, and
+    // still names the trace in the header and passes it on unsampled.
+    const unsampledTrace = 'b0000000000000000000000000000002';
+    const unsampled = await invoke(
+      gateway.url,
+      key,
+      { id: 'demo.traced.read', params: { note: 'x' } },
+      {
+        traceparent: `00-${unsampledTrace}-${callerSpan}-00`,
+      },
+    );
+    expect(unsampled.status).toBe(200);
+    expect(unsampled.headers.get('agw-trace-id')).toBe(unsampledTrace);
 
     // Closing the gateway exports what the batch processor still holds.
     await gateway.gateway.close();
@@ -146,7 +160,9 @@ describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
     // The upstream was called within the same trace, from the egress span.
     expect(upstreamHeaders.map((headers) => headers.traceparent)).toEqual([
       `00-${traceId}-${egress?.spanId}-01`,
+      expect.stringMatching(new RegExp(`^00-${unsampledTrace}-[0-9a-f]{16}-00$`)),
     ]);
+    expect(spans.some((span) => span.traceId === unsampledTrace)).toBe(false);
 
     // The refusal's trace stops at the schema guard, which names the code; no handler ran.
     const refusal = spans.filter((span) => span.traceId === refusedTrace);

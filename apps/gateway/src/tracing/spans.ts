@@ -79,12 +79,14 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
   };
 
   const observeGuard: GuardObserver = (guard, guardContext, check) => {
+    const parent = trace.getActiveSpan();
+    if (!recording(parent)) return check();
     const { capability } = guardContext.request;
     const organizationId = guardContext.facts.principal?.organization_id;
     const named: Attributes = { [CAPABILITY_ID]: capability.id, [CAPABILITY_VERSION]: capability.version };
     if (organizationId !== undefined) named[ORGANIZATION_ID] = organizationId;
     // The request's span names the capability and organization too: one place to search by them.
-    trace.getActiveSpan()?.setAttributes(named);
+    parent.setAttributes(named);
     const attributes: Attributes = { 'agw.guard': guard, ...named };
     const span = tracer.startSpan(`guard ${guard}`, { attributes });
     const decided = context.with(trace.setSpan(context.active(), span), check);
@@ -106,6 +108,7 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
     middleware,
     observeGuard,
     async handler(run, fn) {
+      if (!recording(trace.getActiveSpan())) return fn();
       const span = tracer.startSpan(`handler ${run.capabilityId}`, {
         attributes: {
           [CAPABILITY_ID]: run.capabilityId,
@@ -126,8 +129,7 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
     },
     statement(text, name, fn) {
       // Background work (sealer, outbox, jobs) would make a trace of every statement: only requests'.
-      const active = trace.getActiveSpan();
-      if (active === undefined) return fn();
+      if (!recording(trace.getActiveSpan())) return fn();
       const operation = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? 'SQL';
       const span = tracer.startSpan(name ?? operation, {
         kind: SpanKind.CLIENT,
@@ -143,12 +145,27 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
   };
 }
 
+/**
+ * Whether `span` is a request's span being recorded. A request the sampler left out has children left
+ * out too (parent-based sampling), so none is made: a sampled-out request costs no span per guard,
+ * statement or handler.
+ */
+function recording(span: Span | undefined): span is Span {
+  return span?.isRecording() === true;
+}
+
 /** One outbound call in a client span: method, host and status only (a URL's path or query may be secret). */
 async function tracedFetch(
   tracer: Tracer,
   input: string | URL | Request,
   init?: RequestInit,
 ): Promise<Response> {
+  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+  if (!recording(trace.getActiveSpan())) {
+    // Not sampled: no span, but the downstream still learns the trace and that it is not sampled.
+    propagation.inject(context.active(), headers, headerSetter);
+    return fetch(input, { ...init, headers });
+  }
   const url = new URL(input instanceof Request ? input.url : input);
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   const span = tracer.startSpan(method, {
@@ -159,7 +176,6 @@ async function tracedFetch(
       ...(url.port === '' ? {} : { 'server.port': Number(url.port) }),
     },
   });
-  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
   const spanContext: Context = trace.setSpan(context.active(), span);
   propagation.inject(spanContext, headers, headerSetter);
   try {
