@@ -1,6 +1,12 @@
 // The audit guard alone: the allowed decision before the handler, the outcome in settle.
 import { describe, expect, it } from 'vitest';
-import { auditGuard, createManualClock, createMemoryAuditSink, hashParams } from '../src/index.js';
+import {
+  auditGuard,
+  createManualClock,
+  createMemoryAuditSink,
+  hashParams,
+  type TraceEntry,
+} from '../src/index.js';
 import { context, installationId, organizationId, principal } from './fixtures.js';
 
 describe('audit guard', () => {
@@ -75,7 +81,7 @@ describe('audit guard', () => {
     expect(sink.records()).toEqual([]);
     expect(decision.outcome).toBe('pass');
     const facts = (decision as { facts: { decisionAuditId: string } }).facts;
-    const trace = [{ guard: 'scopes', decision: 'pass' }] as const;
+    const trace: TraceEntry[] = [{ guard: 'scopes', phase: 'check', outcome: 'pass', duration_ms: 0 }];
 
     const settled = await guard.settle?.({
       ...context({ requestId: 'req-2' }),
