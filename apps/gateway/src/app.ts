@@ -138,8 +138,8 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
       egress: egressOf(config),
       publicBaseUrl: config.publicBaseUrl,
       tracing: dependencies.tracing,
-    },
       metrics: dependencies.metrics,
+    },
     jobs: dependencies.jobs,
   });
   registerJobRoutes(router, { knex: database.knex });

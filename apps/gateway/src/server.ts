@@ -179,9 +179,9 @@ export async function startGateway(
     const listening = server;
     return {
       url,
+      metricsUrl: observed?.server.url,
       server: listening,
       knex: database.knex,
-      metricsUrl: observed?.server.url,
       close: once(() =>
         shutdown(
           { drain, database, redis, logger, access, sealer, rollup, jobs, domains, tracing },
