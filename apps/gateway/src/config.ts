@@ -265,7 +265,12 @@ function hostList(value: string): readonly string[] {
 }
 
 function addressList(value: string): readonly string[] {
-  return Object.freeze(value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
+  return Object.freeze(
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  );
 }
 
 function tryUrl(value: string): URL | undefined {
