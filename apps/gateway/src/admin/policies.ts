@@ -94,6 +94,19 @@ export interface PolicyChange {
   readonly changed: boolean;
 }
 
+/** {@link patchPolicy} with what its `policy.set` audit record says (the admin API's and the console's). */
+export async function patchPolicyAudited(
+  trx: Knex.Transaction,
+  organizationId: string,
+  patch: PolicyPatch,
+): Promise<{ result: PolicyChange; details: Record<string, unknown> }> {
+  const result = await patchPolicy(trx, organizationId, patch);
+  return {
+    result,
+    details: { organization_id: organizationId, patch, previous: result.previous, changed: result.changed },
+  };
+}
+
 /**
  * Applies `patch` (a state set: the same patch again changes nothing and says `changed: false`).
  * Upserts the row, so the first patch of an organization creates its profile.
@@ -140,13 +153,7 @@ export function registerPolicyRoutes(router: Router<GatewayState>, kit: AdminRou
   const set = route(async (call) => {
     const id = organizationParam(call.ctx);
     const patch = validatePolicyPatch(call.ctx.state.body);
-    const outcome = await call.audited('policy.set', 200, async (trx) => {
-      const result = await patchPolicy(trx, id, patch);
-      return {
-        result,
-        details: { organization_id: id, patch, previous: result.previous, changed: result.changed },
-      };
-    });
+    const outcome = await call.audited('policy.set', 200, (trx) => patchPolicyAudited(trx, id, patch));
     reply(call.ctx, { ...outcome }, true);
   }, true);
   router.patch('/admin/policies/:organization_id', set);

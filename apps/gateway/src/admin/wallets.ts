@@ -201,6 +201,30 @@ function entryView(row: {
   };
 }
 
+/**
+ * {@link creditWallet} with what its `wallet.credit` audit record says (the admin API's and the
+ * console's credit alike).
+ */
+export async function creditWalletAudited(
+  trx: Knex.Transaction,
+  organizationId: string,
+  body: CreditBody,
+  idempotencyKey: string | undefined,
+): Promise<{ result: CreditResult; details: Record<string, unknown> }> {
+  const result = await creditWallet(trx, organizationId, body.amount, idempotencyKey);
+  return {
+    result,
+    details: {
+      organization_id: organizationId,
+      amount_credits: result.entry.amount_credits,
+      ledger_entry_id: result.entry.id,
+      balance_credits: result.balance_credits,
+      replayed: result.replayed,
+      ...(body.memo === undefined ? {} : { memo: body.memo }),
+    },
+  };
+}
+
 /** The `:organization_id` route parameter; anything but a UUID is a missing organization (404). */
 export function organizationParam(ctx: AdminContext): string {
   const id = ctx.params.organization_id ?? '';
@@ -225,20 +249,7 @@ export function registerWalletRoutes(router: Router<GatewayState>, kit: AdminRou
       const outcome = await call.audited(
         'wallet.credit',
         (result: CreditResult) => (result.replayed ? 200 : 201),
-        async (trx) => {
-          const result = await creditWallet(trx, id, body.amount, key);
-          return {
-            result,
-            details: {
-              organization_id: id,
-              amount_credits: result.entry.amount_credits,
-              ledger_entry_id: result.entry.id,
-              balance_credits: result.balance_credits,
-              replayed: result.replayed,
-              ...(body.memo === undefined ? {} : { memo: body.memo }),
-            },
-          };
-        },
+        (trx) => creditWalletAudited(trx, id, body, key),
       );
       if (outcome.replayed) call.ctx.set(REPLAYED_HEADER, 'true');
       reply(

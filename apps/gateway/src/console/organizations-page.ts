@@ -5,12 +5,12 @@ import { listOrganizations } from '../admin/organization-list.js';
 import {
   type PolicyPatch,
   type PolicyView,
-  patchPolicy,
+  patchPolicyAudited,
   showPolicy,
   validatePolicyPatch,
 } from '../admin/policies.js';
 import {
-  creditWallet,
+  creditWalletAudited,
   organizationNotFound,
   showWallet,
   validateCreditBody,
@@ -143,20 +143,9 @@ ${policySection(locale, session, policy)}`,
       });
       // The form's own key: a double submit or a reload replays the first credit instead of paying twice.
       const key = parseIdempotencyKey(form.get('idempotency_key') ?? '');
-      await kit.audited(ctx, posted.session, 'wallet.credit', async (trx) => {
-        const result = await creditWallet(trx, id, body.amount, key);
-        return {
-          result,
-          details: {
-            organization_id: id,
-            amount_credits: result.entry.amount_credits,
-            ledger_entry_id: result.entry.id,
-            balance_credits: result.balance_credits,
-            replayed: result.replayed,
-            ...(body.memo === undefined ? {} : { memo: body.memo }),
-          },
-        };
-      });
+      await kit.audited(ctx, posted.session, 'wallet.credit', (trx) =>
+        creditWalletAudited(trx, id, body, key),
+      );
     } catch (thrown) {
       if (!(thrown instanceof GatewayError) || thrown.code === 'not_found') throw thrown;
       return showOrganization(
@@ -179,13 +168,7 @@ ${policySection(locale, session, policy)}`,
     for (const cap of CAPS) patch[cap] = form.get(cap)?.trim() || null;
     try {
       const valid: PolicyPatch = validatePolicyPatch(patch);
-      await kit.audited(ctx, posted.session, 'policy.set', async (trx) => {
-        const result = await patchPolicy(trx, id, valid);
-        return {
-          result,
-          details: { organization_id: id, patch: valid, previous: result.previous, changed: result.changed },
-        };
-      });
+      await kit.audited(ctx, posted.session, 'policy.set', (trx) => patchPolicyAudited(trx, id, valid));
     } catch (thrown) {
       if (!(thrown instanceof GatewayError) || thrown.code === 'not_found') throw thrown;
       return showOrganization(
