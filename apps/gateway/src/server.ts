@@ -173,6 +173,7 @@ export async function startGateway(
       logger,
       knex: database.knex,
       metrics: observed?.metrics,
+      tracing,
     });
     jobs.start();
     logger.info({ url, public_base_url: effective.publicBaseUrl }, `Agent Gateway listening on ${url}`);

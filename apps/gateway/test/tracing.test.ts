@@ -130,6 +130,14 @@ describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
     expect(unsampled.status).toBe(200);
     expect(unsampled.headers.get('agw-trace-id')).toBe(unsampledTrace);
 
+    // A domain's public route, answered before Koa, is a server span of the caller's trace too.
+    const publicTrace = 'c0000000000000000000000000000003';
+    const script = await fetch(`${gateway.url}/a/script.js`, {
+      headers: { traceparent: `00-${publicTrace}-${callerSpan}-01`, 'x-request-id': 'traced-public-1' },
+    });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('agw-trace-id')).toBe(publicTrace);
+
     // Closing the gateway exports what the batch processor still holds.
     await gateway.gateway.close();
     const spans = exportedSpans();
@@ -174,6 +182,13 @@ describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
     ]);
     expect(refusal.some((span) => span.name.startsWith('handler'))).toBe(false);
     expect(refusal.some((span) => span.name === 'guard audit')).toBe(false);
+
+    const publicSpans = spans.filter((span) => span.traceId === publicTrace);
+    expect(publicSpans.map((span) => [span.name, span.kind, span.parentSpanId])).toEqual([
+      ['GET /a/script.js', SERVER, callerSpan],
+    ]);
+    expect(attribute(publicSpans[0], 'http.response.status_code')).toBe(200);
+    expect(log.entries().find((entry) => entry.request_id === 'traced-public-1')?.trace_id).toBe(publicTrace);
 
     // What the spans never carry: the params, the key, its secret part.
     const exported = JSON.stringify(exports);

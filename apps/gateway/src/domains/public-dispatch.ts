@@ -14,6 +14,7 @@ import { securityHeaders } from '../http/security-headers.js';
 import { assertUtf8 } from '../http/strict-utf8.js';
 import type { Logger } from '../logger.js';
 import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { TRACE_ID_HEADER, type Tracing } from '../tracing/tracing.js';
 import { type PublicMatch, publicRouteMatcher } from './public-match.js';
 import type { DomainRoute } from './services.js';
 
@@ -24,6 +25,8 @@ export interface PublicDispatchOptions {
   readonly knex: Knex;
   /** Counts and times the requests (METRICS_PORT set), their 429s apart (src/metrics). */
   readonly metrics?: GatewayMetrics | undefined;
+  /** A server span per request (OTEL_* set, src/tracing), its trace id in the log lines and a header. */
+  readonly tracing?: Tracing | undefined;
 }
 
 type Found = Exclude<PublicMatch, { kind: 'none' }>;
@@ -66,7 +69,19 @@ export function servePublicRoutesFirst(
       return;
     }
     const querystring = query === -1 ? '' : url.slice(query + 1);
-    serve(found, path, querystring, request, response, serving).catch((error: unknown) => {
+    const { tracing } = options;
+    const served =
+      tracing === undefined
+        ? serve(found, path, querystring, request, response, serving)
+        : tracing.publicRequest(
+            { method: request.method ?? '', route: routeOf(found), headers: request.headers },
+            (traceId) => {
+              response.setHeader(TRACE_ID_HEADER, traceId);
+              const logger = options.logger.child({ trace_id: traceId });
+              return serve(found, path, querystring, request, response, { ...serving, logger });
+            },
+          );
+    served.catch((error: unknown) => {
       // What Koa's app.on('error') logs: the answer itself could not be written (or logged).
       options.logger.error({ err: error }, 'response stream failed');
       response.destroy();
@@ -81,7 +96,7 @@ async function serve(
   request: IncomingMessage,
   response: ServerResponse,
   options: PublicDispatchOptions & { readonly redactPath: PathRedactor },
-): Promise<void> {
+): Promise<{ status: number; errorCode: string | undefined }> {
   const started = process.hrtime.bigint();
   const header = request.headers[REQUEST_ID];
   const requestId = requestIdOf(typeof header === 'string' ? header : undefined);
@@ -125,7 +140,7 @@ async function serve(
   }
   const answered = {
     method: request.method ?? '',
-    route: found.kind === 'route' ? found.route.path : null,
+    route: routeOf(found),
     path,
     status,
     started,
@@ -134,6 +149,12 @@ async function serve(
   };
   countRequest(options.metrics, answered);
   if (options.logger.isLevelEnabled('info')) logRequest(logOf(), options.redactPath, answered);
+  return { status, errorCode };
+}
+
+/** The route template a request matched (never its path: a booking secret stays out of spans and metrics). */
+function routeOf(found: Found): string | null {
+  return found.kind === 'route' ? found.route.path : null;
 }
 
 /** The route's answer; a 405 (or an OPTIONS without a route: its methods) for a known path's other methods. */

@@ -78,6 +78,23 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
     }
   };
 
+  const publicRequest: Tracing['publicRequest'] = async ({ method, route, headers }, fn) => {
+    const parent = propagation.extract(ROOT_CONTEXT, headers, headerGetter);
+    const attributes: Attributes = { 'http.request.method': method };
+    if (route !== null) attributes['http.route'] = route;
+    const name = route === null ? method : `${method} ${route}`;
+    const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+    try {
+      const answered = await context.with(trace.setSpan(parent, span), () => fn(span.spanContext().traceId));
+      span.setAttribute('http.response.status_code', answered.status);
+      if (answered.errorCode !== undefined) span.setAttribute(ERROR_CODE, answered.errorCode);
+      if (answered.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      return answered;
+    } finally {
+      span.end();
+    }
+  };
+
   const observeGuard: GuardObserver = (guard, guardContext, check) => {
     const parent = trace.getActiveSpan();
     if (!recording(parent)) return check();
@@ -106,6 +123,7 @@ export function createSpans(tracer: Tracer): Omit<Tracing, 'shutdown'> {
 
   return {
     middleware,
+    publicRequest,
     observeGuard,
     async handler(run, fn) {
       if (!recording(trace.getActiveSpan())) return fn();

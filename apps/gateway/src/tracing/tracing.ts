@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GuardObserver } from '@agw/guard';
 import type { Middleware } from 'koa';
 import type { GatewayState } from '../http/state.js';
@@ -16,6 +17,18 @@ export interface Tracing {
    * every log line of the request (`trace_id`) and the {@link TRACE_ID_HEADER} response header.
    */
   readonly middleware: Middleware<GatewayState>;
+  /**
+   * The server span of a domain's public route (a booking page, an analytics event), answered before Koa
+   * (src/domains/public-dispatch.ts): as {@link middleware}, `fn` gets the trace id for its log lines.
+   */
+  publicRequest<T extends PublicAnswered>(
+    request: {
+      readonly method: string;
+      readonly route: string | null;
+      readonly headers: IncomingHttpHeaders;
+    },
+    fn: (traceId: string) => Promise<T>,
+  ): Promise<T>;
   /** A span per guard check (the chain's observeGuard), with the capability and organization ids. */
   readonly observeGuard: GuardObserver;
   /** Runs a capability's handler in its span. */
@@ -29,6 +42,12 @@ export interface Tracing {
   readonly fetch: typeof fetch;
   /** Exports what is buffered and stops (the last gateway of the process to stop stops the SDK). */
   shutdown(): Promise<void>;
+}
+
+/** What a public route's span records of its answer. */
+export interface PublicAnswered {
+  readonly status: number;
+  readonly errorCode?: string | undefined;
 }
 
 /** What a handler span names. */
