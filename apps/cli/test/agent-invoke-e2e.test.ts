@@ -159,4 +159,33 @@ describe('agw invoke --out', () => {
     expect(forced.stdout()).toContain(`wrote ${out} (${kb} KB)`);
     expect((await stat(out)).size).toBe(pdf.length);
   });
+
+  it('dry-run prints a quote; invoke --quote runs at that price, and with other params is refused', async () => {
+    const params = JSON.stringify({ document_id: documentId });
+    const dry = await cli(['dry-run', 'billing.document.pdf', params]);
+    expect(dry.code).toBe(0);
+    const quote = /quote\s+(agw_q_\S+)/.exec(dry.stdout)?.[1];
+    expect(quote).toBeDefined();
+    expect(dry.stdout).toMatch(/quote expires\s+\d{4}-\d{2}-\d{2}T/);
+
+    const quoted = await cli([
+      'invoke',
+      'billing.document.pdf',
+      params,
+      '--quote',
+      quote as string,
+      '--json',
+    ]);
+    expect(quoted.code).toBe(0);
+    const answer = JSON.parse(quoted.stdout);
+    expect(answer.status).toBe('succeeded');
+    expect(Number(answer.cost.credits)).toBeGreaterThan(0);
+    expect(Number(answer.cost.credits)).toBeLessThanOrEqual(0.05);
+
+    // The quote binds its params: another document is refused before anything runs (nothing charged).
+    const other = JSON.stringify({ document_id: '00000000-0000-4000-8000-000000000000' });
+    const refused = await cli(['invoke', 'billing.document.pdf', other, '--quote', quote as string]);
+    expect(refused.code).not.toBe(0);
+    expect(`${refused.stdout}${refused.stderr}`).toContain('quote_invalid');
+  });
 });
