@@ -280,7 +280,9 @@ describe('a job across a gateway restart', () => {
       params: { label: leasedLabel, ms: 100 },
       idempotency_key: idem(),
     });
-    // What a process that crashed mid-run leaves behind: its claim committed, its run rolled back.
+    // What a process that crashed mid-run leaves behind: its claim committed, its run rolled back. The
+    // lease outlasts this gateway's drained close and the next one's start (seconds on a loaded machine),
+    // so the next gateway meets it unexpired.
     await gateway
       .knex('invoke_jobs')
       .where({ id: leased.json.poll.job_id })
@@ -288,7 +290,7 @@ describe('a job across a gateway restart', () => {
         status: 'running',
         attempts: 1,
         lease_owner: 'worker:crashed',
-        lease_expires_at: gateway.knex.raw("now() + interval '4 seconds'"),
+        lease_expires_at: gateway.knex.raw("now() + interval '10 seconds'"),
       });
     // Accepting charges nothing: the charge comes with the result.
     expect(await balanceOf(gateway.knex, organizationId)).toBe('10.00');
