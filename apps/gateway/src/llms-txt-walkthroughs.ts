@@ -15,12 +15,12 @@ function invoke(b: string, body: string, answer: string): string {
   );
 }
 
-/** The operator's approval of `$APPROVAL_ID` (a human operator's step, shown so the order is clear). */
-function operatorApproves(b: string): string {
-  return step(
-    `POST ${b}/admin/approvals/$APPROVAL_ID/approve\nAuthorization: Bearer $OPERATOR_KEY\nContent-Type: application/json\n\n{}`,
-    '200 (the operator did it: with `npm run agw -- approvals approve $APPROVAL_ID`, or this call)',
-  );
+/**
+ * The operator's approval of `$APPROVAL_ID`: a person's step, not the agent's, so no request is shown
+ * (the admin API stays out of every discovery document); the test takes it through the admin API.
+ */
+function operatorApproves(): string {
+  return '⏸ The operator approves $APPROVAL_ID (in the console at /console/approvals, or `agw approvals approve $APPROVAL_ID`); wait until they have: the next invoke with the token answers `pending_approval` until then.';
 }
 
 const PENDING =
@@ -41,7 +41,7 @@ exactly (VAT per rate group, half-up).
 
 ${invoke(b, '{"id":"billing.bank_account.save","params":{"display_name":"Main account","account_holder":"Example GmbH","iban":"DE89 3704 0044 0532 0130 00","bic":"COBADEFFXXX"},"idempotency_key":"llms-billing-01-bank"}', PENDING)}
 
-${operatorApproves(b)}
+${operatorApproves()}
 
 ${invoke(b, '{"id":"billing.bank_account.save","params":{"display_name":"Main account","account_holder":"Example GmbH","iban":"DE89 3704 0044 0532 0130 00","bic":"COBADEFFXXX"},"approval_token":"$APPROVAL_TOKEN","idempotency_key":"llms-billing-01-bank-approved"}', '200 · $BANK_ACCOUNT_ID = result.bank_account.id')}
 
@@ -84,7 +84,7 @@ ${invoke(b, '{"id":"billing.document.send","params":{"document_id":"$INVOICE_ID"
 
 ${invoke(b, '{"id":"billing.payment.record","params":{"document_id":"$INVOICE_ID","amount":357,"payment_method":"bank_transfer"},"idempotency_key":"llms-billing-09-payment"}', PENDING)}
 
-${operatorApproves(b)}
+${operatorApproves()}
 
 ${invoke(b, '{"id":"billing.payment.record","params":{"document_id":"$INVOICE_ID","amount":357,"payment_method":"bank_transfer"},"approval_token":"$APPROVAL_TOKEN","idempotency_key":"llms-billing-09-payment-approved"}', '200')}
 

@@ -27,8 +27,8 @@ The walk-throughs below are fenced \`http\` blocks: one request as it goes over 
 line (method and absolute URL), the headers, a blank line, the body. The line after a block starts with
 \`→\` and gives the status the gateway answers, then the values later steps use, each as
 \`$NAME = path\` (a dotted path into the JSON answer; \`.0\` is an array's first item). Wherever a later
-block says \`$NAME\`, write that value. \`$KEY\` is your installation key (onboarding below);
-\`$OPERATOR_KEY\` appears only in steps a human operator takes, never you. The idempotency keys are
+block says \`$NAME\`, write that value. \`$KEY\` is your installation key (onboarding below). A
+line starting with ⏸ is a step a person (the operator) takes, not you: wait for it. The idempotency keys are
 fixed strings so that a retry resends the same one; use your own unique ones. The gateway's tests run
 every walk-through as written, in order, against a fresh gateway.
 

@@ -1,8 +1,9 @@
 // Every walk-through of /llms.txt runs as written (issue 28, finding 3): each `http` block of a
 // "## Walk-through: <domain>" section, in order, sent as the text writes it — request line, headers,
 // body — with only the text's `$NAME` values filled in: $KEY (an approved installation's key, its wallet
-// credited), $OPERATOR_KEY (the operator's) and what the `→` lines of earlier blocks name from their
-// answers. Each block's answer must have the status its `→` line promises and every value it names.
+// credited) and what the `→` lines of earlier blocks name from their answers. Each block's answer must
+// have the status its `→` line promises and every value it names. A `⏸ The operator approves $NAME`
+// line is the operator's step: the test approves through the admin API, which the text never shows.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -20,8 +21,10 @@ beforeAll(async () => {
   expect(base).not.toBe('');
 });
 
-/** One `http` block and the line after it. */
-interface Step {
+/** One `http` block and the line after it, or the operator's approval of the value `approves` names. */
+type Step = HttpStep | { readonly approves: string };
+
+interface HttpStep {
   readonly method: string;
   readonly url: string;
   readonly headers: ReadonlyArray<[string, string]>;
@@ -37,7 +40,9 @@ function walkThrough(domain: string): Step[] {
   expect(start, domain).toBeGreaterThanOrEqual(0);
   const end = text.indexOf('\n## ', start + 3);
   const section = text.slice(start, end === -1 ? undefined : end);
-  return [...section.matchAll(/```http\n([\s\S]*?)\n```\n→ ([^\n]*)/g)].map(([, block, answer]) => {
+  const steps = /```http\n([\s\S]*?)\n```\n→ ([^\n]*)|^⏸ The operator approves \$([A-Z_]+)/gm;
+  return [...section.matchAll(steps)].map(([, block, answer, approves]): Step => {
+    if (approves !== undefined) return { approves };
     const [head = '', body] = (block as string).split(/\n\n/, 2) as [string, string | undefined];
     const [requestLine = '', ...headerLines] = head.split('\n');
     const [method = '', url = ''] = requestLine.split(' ');
@@ -61,14 +66,23 @@ function pick(json: Json, path: string): unknown {
 async function walk(
   domain: string,
   key: string,
-  again: (step: Step, values: Record<string, unknown>) => boolean = () => false,
+  again: (step: HttpStep, values: Record<string, unknown>) => boolean = () => false,
 ): Promise<Record<string, unknown>> {
   const steps = walkThrough(domain);
   expect(steps.length, domain).toBeGreaterThanOrEqual(3);
-  const values: Record<string, unknown> = { KEY: key, OPERATOR_KEY: gateway.operatorKey };
+  const values: Record<string, unknown> = { KEY: key };
   const fill = (written: string) =>
     written.replace(/\$([A-Z_]+)/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
   for (const step of steps) {
+    if ('approves' in step) {
+      const approved = await fetch(`${gateway.url}/admin/approvals/${values[step.approves]}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.operatorKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(approved.status, `${domain}: the operator approves ${step.approves}`).toBe(200);
+      continue;
+    }
     const url = fill(step.url).replace(base, gateway.url);
     const body = step.body === undefined ? undefined : fill(step.body);
     const headers = step.headers.map(([name, value]): [string, string] => [name, fill(value)]);
