@@ -3,8 +3,8 @@ import { CountryCode, E_INVOICE_SCHEME_DESCRIPTION, UnitOfMeasure } from '../sch
 import { DisplayText, NullableDisplayText, NullableMultilineText } from '../schemas/display-text.js';
 import { MoneyAmount, Percent } from '../schemas/numbers.js';
 import { Currency, DateString, Described, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { ExchangeRate } from './billing-create-draft.js';
 import { E_INVOICE_FORMAT_DESCRIPTION, E_INVOICE_FORMATS } from './billing-delivery.js';
-import { ExchangeRate } from './billing-documents.js';
 import {
   DocumentRecord,
   DocumentStatus,
