@@ -34,6 +34,7 @@ const onPostgres = process.env.DATABASE_URL !== undefined && process.env.TRACING
 let receiver: Server;
 let receiverUrl = '';
 const exports: unknown[] = [];
+const OTEL_ENV = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'agw-tracing-test' };
 const upstreamHeaders: IncomingHttpHeaders[] = [];
 
 describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
@@ -56,12 +57,13 @@ describe.skipIf(onPostgres)('OpenTelemetry traces', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-    // The standard variables, read when the gateway starts (this file's own worker process).
-    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiverUrl;
-    process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
-    process.env.OTEL_SERVICE_NAME = 'agw-tracing-test';
+    // The standard variables, read when the gateway starts. The gateway project's files share their
+    // worker (isolate: false): they are removed again after this file, or every gateway started later in
+    // the worker would trace too.
+    Object.assign(process.env, OTEL_ENV, { OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl });
   });
   afterAll(async () => {
+    for (const name of [...Object.keys(OTEL_ENV), 'OTEL_EXPORTER_OTLP_ENDPOINT']) delete process.env[name];
     await new Promise((resolve) => receiver.close(resolve));
   });
 
