@@ -3,7 +3,8 @@ import { runStatement } from '../sql.js';
 import { billingContract, notFound } from './common.js';
 import { chargeOnlyRenderings } from './outputs/archive.js';
 import { archivedReminderPdf } from './outputs/reminder-archive.js';
-import { reminderLetter } from './outputs/reminder-letter.js';
+import { payByOf, reminderLetter } from './outputs/reminder-letter.js';
+import { languageOf } from './reminder-texts.js';
 import { type ReminderRow, selectReminder } from './sql-payments.js';
 
 /**
@@ -17,16 +18,15 @@ export const billingReminderPdfHandler = defineCapabilityHandler<{ reminder_id: 
       await runStatement<ReminderRow>(ctx.sql, selectReminder, [ctx.organizationId, input.reminder_id])
     ).rows[0];
     if (row === undefined) notFound('reminder', input.reminder_id);
-    const letter = await reminderLetter(ctx, row);
-    const pdf = await archivedReminderPdf(ctx, letter);
+    const pdf = await archivedReminderPdf(ctx, row.id, () => reminderLetter(ctx, row));
     chargeOnlyRenderings(ctx, pdf.rendered);
     return {
       filename: pdf.filename,
       mime_type: 'application/pdf',
       size_bytes: pdf.bytes.length,
       pdf_base64: pdf.bytes.toString('base64'),
-      language: letter.language,
-      pay_by: letter.reminder.payBy,
+      language: languageOf(row.invoice_locale),
+      pay_by: payByOf(row.reminder_date),
       archive: pdf.archive,
     };
   },

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
 import { MAX_REMINDER_SENDS } from './bounds.js';
@@ -7,8 +6,8 @@ import { archivedReminderPdf } from './outputs/reminder-archive.js';
 import { reminderLetter } from './outputs/reminder-letter.js';
 import { OPEN_STATUSES } from './records.js';
 import { reminderRecord } from './reminder-list.js';
-import { reminderMail, reminderTexts } from './reminder-texts.js';
-import { type ReminderRow, selectReminder } from './sql-payments.js';
+import { reminderMail } from './reminder-texts.js';
+import type { ReminderRow } from './sql-payments.js';
 import { markReminderSent, selectReminderToSend } from './sql-reminders.js';
 
 interface ReminderSendInput {
@@ -48,22 +47,9 @@ export const billingReminderSendHandler = defineCapabilityHandler<ReminderSendIn
     const to = input.to ?? document.counterparty_email;
     if (!to) invalid('/params/to', "is required: the reminded invoice's customer has no email");
 
-    const pdf = await archivedReminderPdf(ctx, letter);
-    const standard = reminderTexts(
-      {
-        level: letter.reminder.level,
-        number: document.number ?? '',
-        documentDate: document.document_date,
-        dueDate: letter.reminder.dueDate,
-        balance: letter.reminder.balance,
-        currency: letter.reminder.currency,
-        fee: letter.reminder.fee,
-        interest: letter.reminder.interest,
-      },
-      letter.language,
-    );
+    const pdf = await archivedReminderPdf(ctx, row.id, async () => letter);
     const { subject, text } = reminderMail(
-      { subject: row.subject ?? standard.subject, body: letter.reminder.body },
+      { subject: letter.reminder.subject, body: letter.reminder.body },
       document.issuer.issuer_name ?? '',
       letter.language,
     );
@@ -73,8 +59,7 @@ export const billingReminderSendHandler = defineCapabilityHandler<ReminderSendIn
       text,
       attachments: [{ filename: pdf.filename, contentType: 'application/pdf', content: pdf.bytes }],
     });
-    await runStatement(ctx.sql, markReminderSent, [org, row.id, to, ctx.now]);
-    const sent = (await runStatement<ReminderRow>(ctx.sql, selectReminder, [org, row.id]))
+    const sent = (await runStatement<ReminderRow>(ctx.sql, markReminderSent, [org, row.id, to, ctx.now]))
       .rows[0] as ReminderRow;
     return {
       reminder: reminderRecord(sent),
@@ -86,7 +71,7 @@ export const billingReminderSendHandler = defineCapabilityHandler<ReminderSendIn
           filename: pdf.filename,
           mime_type: 'application/pdf',
           size_bytes: pdf.bytes.length,
-          sha256: createHash('sha256').update(pdf.bytes).digest('hex'),
+          sha256: pdf.archive.sha256,
         },
         send_count: row.send_count + 1,
         sent_at: iso(ctx.now) as string,

@@ -40,7 +40,7 @@ export const REMINDER_COLUMNS = `r.id, r.invoice_id, r.account_id, r.reminder_le
   r.invoice_balance_at_reminder::text as invoice_balance_at_reminder, r.fee_amount::text as fee_amount,
   r.interest_amount::text as interest_amount, r.body_snapshot, d.number as invoice_number,
   d.total::text as invoice_total, d.balance::text as invoice_balance, d.status as invoice_status,
-  d.counterparty_name`;
+  d.counterparty_name, d.issuer ->> 'locale' as invoice_locale`;
 
 export interface ReminderRow {
   readonly id: string;
@@ -64,6 +64,8 @@ export interface ReminderRow {
   readonly invoice_balance: string;
   readonly invoice_status: string;
   readonly counterparty_name: string | null;
+  /** The reminded invoice's issuer locale, which names the reminder's language. */
+  readonly invoice_locale: string | null;
 }
 
 /** Reminders of an invoice that count toward the next level. $1 organization, $2 invoice. */

@@ -9,12 +9,17 @@ join billing_documents d on d.id = r.invoice_id
 where r.organization_id = $1 and r.id = $2 for update of r`,
 };
 
-/** A send: status sent (kept when paid since), channel, time, recipient, one more send. $1 org, $2 id, $3 to, $4 now. */
+/**
+ * A send: status sent (kept when paid since), channel, time, recipient, one more send; answers the
+ * reminder as sent. $1 org, $2 id, $3 to, $4 now.
+ */
 export const markReminderSent: SqlStatement = {
   name: 'billing.reminder.mark_sent',
-  text: `update billing_reminders set status = 'sent', sent_channel = 'email', sent_at = $4, sent_to = $3,
-  send_count = send_count + 1
-where organization_id = $1 and id = $2`,
+  text: `update billing_reminders r set status = 'sent', sent_channel = 'email', sent_at = $4, sent_to = $3,
+  send_count = r.send_count + 1
+from billing_documents d
+where d.id = r.invoice_id and r.organization_id = $1 and r.id = $2
+returning ${REMINDER_COLUMNS}`,
 };
 
 export interface ReminderArchiveRow {

@@ -1,14 +1,23 @@
 import type { CapabilityContext } from '../../define.js';
+import { runStatement } from '../../sql.js';
 import { addDays, notFound } from '../common.js';
-import { readDocument } from '../read-document.js';
-import type { StoredBillingDocument } from '../records.js';
+import type { BillingDocumentRow } from '../records.js';
 import { languageOf, type ReminderLevel, reminderTexts } from '../reminder-texts.js';
+import { selectDocument } from '../sql.js';
 import type { ReminderRow } from '../sql-payments.js';
 
 /** Days between a reminder's date and the pay-by date it prints. */
 export const PAY_BY_DAYS = 7;
 
-/** What a reminder PDF is made of: the reminder as created and the frozen invoice it reminds of. */
+/** The pay-by date a reminder of `reminderDate` prints. */
+export function payByOf(reminderDate: string): string {
+  return addDays(reminderDate, PAY_BY_DAYS);
+}
+
+/**
+ * What a reminder PDF and its mail are made of: the reminder as created and the frozen invoice row it
+ * reminds of (a letter needs no lines or payments).
+ */
 export interface ReminderLetter {
   readonly reminder: {
     readonly id: string;
@@ -20,47 +29,52 @@ export interface ReminderLetter {
     readonly fee: string | null;
     readonly interest: string | null;
     readonly currency: string;
+    readonly subject: string;
     readonly body: string;
     readonly createdAt: Date;
   };
-  readonly invoice: StoredBillingDocument;
+  readonly invoice: { readonly document: BillingDocumentRow };
   readonly language: 'de' | 'en';
 }
 
 /**
- * The letter of a reminder of this organization: its invoice read as frozen at finalize (issuer, bank
+ * The letter of a reminder of this organization: its invoice row as frozen at finalize (issuer, bank
  * account, locale), the language the issuer's locale names, the pay-by date. A reminder imported
- * without a text gets the standard one of its level.
+ * without a subject or text gets the standard ones of its level.
  */
 export async function reminderLetter(ctx: CapabilityContext, row: ReminderRow): Promise<ReminderLetter> {
-  const stored = await readDocument(ctx.sql, ctx.organizationId, row.invoice_id);
-  if (stored === undefined) notFound('invoice', row.invoice_id);
-  const language = languageOf(stored.document.issuer.locale);
+  const document = (
+    await runStatement<BillingDocumentRow>(ctx.sql, selectDocument, [ctx.organizationId, row.invoice_id])
+  ).rows[0];
+  if (document === undefined) notFound('invoice', row.invoice_id);
+  const language = languageOf(document.issuer.locale);
   const facts = {
     level: row.reminder_level as ReminderLevel,
-    number: stored.document.number ?? '',
-    documentDate: stored.document.document_date,
-    dueDate: row.due_date_at_reminder ?? stored.document.due_date ?? stored.document.document_date,
-    balance: row.invoice_balance_at_reminder ?? stored.document.balance,
+    number: document.number ?? '',
+    documentDate: document.document_date,
+    dueDate: row.due_date_at_reminder ?? document.due_date ?? document.document_date,
+    balance: row.invoice_balance_at_reminder ?? document.balance,
     currency: row.currency,
     fee: row.fee_amount,
     interest: row.interest_amount,
   };
+  const standard = reminderTexts(facts, language);
   return {
     reminder: {
       id: row.id,
       level: facts.level,
       reminderDate: row.reminder_date,
-      payBy: addDays(row.reminder_date, PAY_BY_DAYS),
+      payBy: payByOf(row.reminder_date),
       dueDate: facts.dueDate,
       balance: facts.balance,
       fee: facts.fee,
       interest: facts.interest,
       currency: facts.currency,
-      body: row.body_snapshot ?? reminderTexts(facts, language).body,
+      subject: row.subject ?? standard.subject,
+      body: row.body_snapshot ?? standard.body,
       createdAt: row.created_at,
     },
-    invoice: stored,
+    invoice: { document },
     language,
   };
 }

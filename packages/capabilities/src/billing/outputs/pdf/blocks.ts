@@ -10,7 +10,7 @@ const joinNonEmpty = (parts: readonly (string | null | undefined)[], separator: 
 export type Fact = readonly [label: string, value: string | null];
 
 /** A document's facts: number, dates, references. */
-function documentFacts(stored: StoredBillingDocument, locale: Locale): Fact[] {
+function documentFacts(stored: Pick<StoredBillingDocument, 'document'>, locale: Locale): Fact[] {
   const { document } = stored;
   const { labels } = locale;
   return [
@@ -33,7 +33,7 @@ function documentFacts(stored: StoredBillingDocument, locale: Locale): Fact[] {
  */
 export function drawHeader(
   pdf: Pdf,
-  stored: StoredBillingDocument,
+  stored: Pick<StoredBillingDocument, 'document'>,
   locale: Locale,
   facts: readonly Fact[] = documentFacts(stored, locale),
 ): void {

@@ -37,7 +37,11 @@ function bundledFonts() {
 }
 
 /** The legal footer lines and "Page n of m" on every page, and the DRAFT mark across a draft's pages. */
-export function drawPageFurniture(pdf: Pdf, stored: StoredBillingDocument, locale: Locale): void {
+export function drawPageFurniture(
+  pdf: Pdf,
+  stored: Pick<StoredBillingDocument, 'document'>,
+  locale: Locale,
+): void {
   const { document } = stored;
   const footer = [...(document.issuer.legal_footer_lines ?? []), document.issuer.footer_text]
     .filter((line): line is string => Boolean(line))
