@@ -106,7 +106,7 @@ export interface CapabilityHandler<Input = Record<string, unknown>, Output = unk
    * The handler's own business rules, run without effect: `dry_run` answers its violations (and shows
    * its `preview`), and `invoke` runs it before it asks an operator to approve, so no operator approves
    * a call that would fail. Share the rules with `handle` (one function both call, e.g. through
-   * {@link violationsOf}); `handle` still enforces them. Its `sql` is a READ ONLY transaction that is
+   * {@link preflightOf}); `handle` still enforces them. Its `sql` is a READ ONLY transaction that is
    * always rolled back: PostgreSQL refuses any write, lock or number assignment in it.
    */
   preflight?(input: Input, ctx: PreflightContext): Promise<CapabilityPreflight>;
@@ -184,27 +184,30 @@ export class CapabilityError extends Error {
 }
 
 /**
- * The violations `rules` finds, for a preflight that shares its rules with `handle`: `rules` throws a
- * {@link CapabilityError} as `handle` would, and its violations come back with the error's code and
- * hint (an error without violations becomes one at `pointer`). Any other throw is a fault and rethrown.
+ * A preflight that shares its rules with `handle`: `rules` throws a {@link CapabilityError} as `handle`
+ * would, or answers the preview of what the run would produce (or nothing). The error's violations come
+ * back with its code and hint (an error without violations becomes one at `pointer`). Any other throw
+ * is a fault and rethrown.
  * @example
- * preflight: async (input, ctx) => ({ violations: await violationsOf(() => paymentRules(input, ctx)) })
+ * preflight: (input, ctx) => preflightOf(async () => draftPreview(await prepareDraft(input, ctx)))
+ * @example
+ * preflight: (input, ctx) => preflightOf(async () => void paymentRules(input, ctx), '/params/document_id')
  */
-export async function violationsOf(
-  rules: () => Promise<unknown>,
+export async function preflightOf(
+  rules: () => Promise<Readonly<Record<string, unknown>> | undefined>,
   pointer = '/params',
-): Promise<CapabilityViolation[]> {
+): Promise<CapabilityPreflight> {
   try {
-    await rules();
-    return [];
+    const preview = await rules();
+    return preview === undefined ? { violations: [] } : { violations: [], preview };
   } catch (error) {
     if (!(error instanceof CapabilityError)) throw error;
-    return violationsOfError(error, pointer);
+    return { violations: violationsOfError(error, pointer) };
   }
 }
 
 /** A CapabilityError as violations (code and hint on each), one at `pointer` when it lists none. */
-export function violationsOfError(error: CapabilityError, pointer = '/params'): CapabilityViolation[] {
+function violationsOfError(error: CapabilityError, pointer = '/params'): CapabilityViolation[] {
   const extra = {
     code: error.code,
     ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),

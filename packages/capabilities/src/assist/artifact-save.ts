@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAX_ARTIFACT_CONTENT_BYTES } from '@agw/contracts';
 import { contractOf } from '../contract-of.js';
-import {
-  type CapabilityContext,
-  CapabilityError,
-  defineCapabilityHandler,
-  violationsOfError,
-} from '../define.js';
+import { type CapabilityContext, CapabilityError, defineCapabilityHandler, preflightOf } from '../define.js';
 import { runStatement } from '../sql.js';
 import { artifactNotFound } from './contract.js';
 import { artifactRecord, versionRecord } from './records.js';
@@ -110,9 +105,9 @@ export const assistArtifactSaveHandler = defineCapabilityHandler<SaveInput, unkn
         ? undefined
         : (await runStatement<ArtifactRow>(ctx.sql, selectArtifact, [ctx.organizationId, input.artifact_id]))
             .rows[0];
-    try {
+    return preflightOf(async () => {
       const plan = planSave(input, current);
-      const preview = {
+      return {
         created: input.artifact_id === undefined,
         version_created: plan.versionCreated,
         // Unless another save of the same artifact comes first.
@@ -121,12 +116,7 @@ export const assistArtifactSaveHandler = defineCapabilityHandler<SaveInput, unkn
         size_bytes: plan.size,
         sha256: plan.sha256,
       };
-      return { violations: [], preview };
-    } catch (error) {
-      if (error instanceof CapabilityError)
-        return { violations: violationsOfError(error, '/params/artifact_id') };
-      throw error;
-    }
+    }, '/params/artifact_id');
   },
   async handle(input, ctx) {
     const org = ctx.organizationId;

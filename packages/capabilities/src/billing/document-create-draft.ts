@@ -1,9 +1,4 @@
-import {
-  CapabilityError,
-  defineCapabilityHandler,
-  type PreflightContext,
-  violationsOfError,
-} from '../define.js';
+import { defineCapabilityHandler, type PreflightContext, preflightOf } from '../define.js';
 import { runStatement } from '../sql.js';
 import { addDays, billingContract, conflict, currencyCode, invalid, PAYABLE_TYPES } from './common.js';
 import {
@@ -226,13 +221,10 @@ async function prepareDraft(
 export const billingCreateDraftHandler = defineCapabilityHandler<CreateDraftInput, unknown>({
   contract: billingContract('billing.document.create_draft'),
   async preflight(input, ctx) {
-    try {
+    return preflightOf(async () => {
       const { draft, lines } = await prepareDraft(input, ctx);
-      return { violations: [], preview: draftPreview(draft, lines) };
-    } catch (error) {
-      if (error instanceof CapabilityError) return { violations: violationsOfError(error) };
-      throw error;
-    }
+      return draftPreview(draft, lines);
+    });
   },
   async handle(input, ctx) {
     const { draft, lines } = await prepareDraft(input, ctx);

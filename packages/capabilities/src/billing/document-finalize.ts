@@ -1,4 +1,4 @@
-import { defineCapabilityHandler, violationsOf } from '../define.js';
+import { defineCapabilityHandler, preflightOf } from '../define.js';
 import { runStatement } from '../sql.js';
 import { billingContract, conflict, documentRecord, iso, notFound, PAYABLE_TYPES } from './common.js';
 import { issuerSnapshot } from './draft.js';
@@ -145,13 +145,13 @@ export const billingDocumentFinalizeHandler = defineCapabilityHandler<FinalizeIn
     const read = (id: string) =>
       runStatement<BillingDocumentRow>(ctx.sql, selectDocument, [org, id]).then(({ rows }) => rows[0]);
     const document = await read(input.document_id);
-    const violations = await violationsOf(async () => {
+    return preflightOf(async () => {
       const { document: draft } = finalizeRules(input, document);
       if (draft.document_type === 'credit_note' && draft.corrects_document_id !== null) {
         creditRules(draft, await read(draft.corrects_document_id));
       }
+      return undefined;
     }, '/params/document_id');
-    return { violations };
   },
   async handle(input, ctx) {
     const org = ctx.organizationId;

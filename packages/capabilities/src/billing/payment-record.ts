@@ -1,4 +1,4 @@
-import { defineCapabilityHandler, violationsOf } from '../define.js';
+import { defineCapabilityHandler, preflightOf } from '../define.js';
 import { runStatement, type Sql } from '../sql.js';
 import { MAX_DOCUMENT_PAYMENTS } from './bounds.js';
 import {
@@ -87,12 +87,10 @@ export const billingPaymentRecordHandler = defineCapabilityHandler<PaymentRecord
       await runStatement<BillingDocumentRow>(ctx.sql, selectDocument, [org, input.document_id])
     ).rows[0];
     const payments = await paymentCount(ctx.sql, org, input.document_id);
-    return {
-      violations: await violationsOf(
-        async () => paymentRules(input, document, payments),
-        '/params/document_id',
-      ),
-    };
+    return preflightOf(async () => {
+      paymentRules(input, document, payments);
+      return undefined;
+    }, '/params/document_id');
   },
   async handle(input, ctx) {
     const org = ctx.organizationId;

@@ -1,4 +1,4 @@
-import { CapabilityError, defineCapabilityHandler, violationsOfError } from '../define.js';
+import { defineCapabilityHandler, preflightOf } from '../define.js';
 import { runStatement, type Sql } from '../sql.js';
 import { addDays, billingContract, conflict, notFound, utcDate } from './common.js';
 import { requireMinorUnits } from './money.js';
@@ -77,17 +77,10 @@ export const billingReminderCreateHandler = defineCapabilityHandler<ReminderCrea
     const found = (await runStatement<BillingDocumentRow>(ctx.sql, selectDocument, [org, input.invoice_id]))
       .rows[0];
     const last = found === undefined ? -1 : await lastLevel(ctx.sql, org, found.id);
-    try {
+    return preflightOf(async () => {
       const { level, reminderDate, dueDate } = reminderRules(input, found, last, utcDate(ctx.now));
-      return {
-        violations: [],
-        preview: { reminder_level: level, reminder_date: reminderDate, due_date_at_reminder: dueDate },
-      };
-    } catch (error) {
-      if (error instanceof CapabilityError)
-        return { violations: violationsOfError(error, '/params/invoice_id') };
-      throw error;
-    }
+      return { reminder_level: level, reminder_date: reminderDate, due_date_at_reminder: dueDate };
+    }, '/params/invoice_id');
   },
   async handle(input, ctx) {
     const org = ctx.organizationId;
