@@ -125,6 +125,42 @@ describe('invoke of billing.payment.record over the balance', () => {
   });
 });
 
+describe('a rule refused before the approval and by the handler', () => {
+  it('answers the same code, hint, schema_pointer and details both ways (a payment on a cancelled invoice)', async () => {
+    const draft = await billing.run('billing.document.create_draft', {
+      document_type: 'invoice',
+      document_date: today,
+      account_id: customerId,
+      lines: invoiceLines,
+    });
+    await billing.run('billing.document.finalize', { document_id: draft.document_id });
+    const admin = createAdminClient({ baseUrl: gateway.url, operatorKey: gateway.operatorKey });
+    const params = { document_id: draft.document_id, amount: 1 };
+    const pending = await billing.client.invoke('billing.payment.record', params);
+    const approval = pending.approval as { approval_id: string; approval_token: string };
+    await admin.approveApproval(approval.approval_id);
+    // Approved while open, cancelled before it runs: the handler itself refuses.
+    await gateway.knex('billing_documents').where({ id: draft.document_id }).update({ status: 'cancelled' });
+    const byHandler = await refusal(
+      billing.client.invoke('billing.payment.record', params, { approvalToken: approval.approval_token }),
+    );
+    const beforeApproval = await refusal(
+      billing.client.invoke('billing.payment.record', { ...params, amount: 2 }),
+    );
+    const shape = (error: Awaited<ReturnType<typeof refusal>>) => ({
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      hint: error.hint,
+      schemaPointer: error.schemaPointer,
+      details: error.details,
+    });
+    expect(byHandler).toMatchObject({ status: 409, code: 'conflict' });
+    expect(byHandler.message).toContain('is cancelled and takes no payments');
+    expect(shape(beforeApproval)).toEqual(shape(byHandler));
+  });
+});
+
 describe('the hint of a business rule at invoke', () => {
   it('is not "The request does not match the schema" when the params match it', async () => {
     const error = await refusal(

@@ -133,6 +133,11 @@ export interface CapabilityPreflight {
   readonly violations: readonly CapabilityViolation[];
   /** What the run would produce (a draft's totals, the slot a booking takes): a small JSON object. */
   readonly preview?: Readonly<Record<string, unknown>>;
+  /**
+   * The error the rules threw, which `violations` lists ({@link preflightOf} keeps it): invoke answers
+   * it before an approval exactly as it answers the same throw from `handle`.
+   */
+  readonly refusal?: CapabilityError;
 }
 
 /** The error codes a handler's own rules answer (see {@link CapabilityError}). */
@@ -186,8 +191,8 @@ export class CapabilityError extends Error {
 /**
  * A preflight that shares its rules with `handle`: `rules` throws a {@link CapabilityError} as `handle`
  * would, or answers the preview of what the run would produce (or nothing). The error's violations come
- * back with its code and hint (an error without violations becomes one at `pointer`). Any other throw
- * is a fault and rethrown.
+ * back with its code and hint (an error without violations becomes one at `pointer`), and the error
+ * itself as the `refusal` invoke answers. Any other throw is a fault and rethrown.
  * @example
  * preflight: (input, ctx) => preflightOf(async () => draftPreview(await prepareDraft(input, ctx)))
  * @example
@@ -202,7 +207,7 @@ export async function preflightOf(
     return preview === undefined ? { violations: [] } : { violations: [], preview };
   } catch (error) {
     if (!(error instanceof CapabilityError)) throw error;
-    return { violations: violationsOfError(error, pointer) };
+    return { violations: violationsOfError(error, pointer), refusal: error };
   }
 }
 

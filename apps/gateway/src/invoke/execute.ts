@@ -12,8 +12,7 @@ import { dependencyUnavailable, GatewayError, isDependencyFailure } from '../htt
 import { secondsSince } from '../metrics/gateway-metrics.js';
 import { countRefusal } from '../metrics/refusals.js';
 import { callHandler } from './handler-context.js';
-import { BUSINESS_RULE_HINT } from './preflight.js';
-import { denialError, refusalError } from './refusal.js';
+import { capabilityDenial, denialError, refusalError } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
 import type { UnitOfWork } from './unit-of-work.js';
 
@@ -99,22 +98,7 @@ export async function executeCapability(
  * denial would (src/invoke/refusal.ts), anything else 500.
  */
 function handlerRefusal(thrown: unknown): GatewayError {
-  if (thrown instanceof CapabilityError) {
-    // A handler's own validation answers like the schema guard: first pointer + every violation.
-    const [first] = thrown.violations;
-    // A business rule's refusal is not a schema mismatch: its own hint, else one saying so.
-    const hint =
-      thrown.hint ?? first?.hint ?? (thrown.code === 'validation_failed' ? BUSINESS_RULE_HINT : undefined);
-    return new GatewayError(thrown.code, {
-      message: thrown.message,
-      ...(hint === undefined ? {} : { hint }),
-      ...(first === undefined
-        ? {}
-        : { schemaPointer: first.schema_pointer, details: thrown.violations.map((v) => ({ ...v })) }),
-      ...(thrown.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: thrown.retryAfterSeconds }),
-      cause: thrown,
-    });
-  }
+  if (thrown instanceof CapabilityError) return denialError(capabilityDenial(thrown), thrown);
   if (thrown instanceof GuardDenied) return denialError(thrown.toDecision(), thrown);
   // The database went away under the handler: retryable, like the same failure anywhere else.
   if (isDependencyFailure(thrown)) return dependencyUnavailable(thrown);

@@ -1,15 +1,10 @@
-import type {
-  CapabilityHandler,
-  CapabilityPreflight,
-  CapabilityViolation,
-  PreflightContext,
-  Sql,
-} from '@agw/capabilities';
+import type { CapabilityHandler, CapabilityPreflight, PreflightContext, Sql } from '@agw/capabilities';
 import type { DenyDecision, Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlPoolOf } from '../db/pool.js';
 import { enterTenantText } from '../db/tenant.js';
 import { readWalletSnapshot } from '../ports/wallet-store.js';
+import { capabilityDenial } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
 
 const NOTHING: CapabilityPreflight = { violations: [] };
@@ -77,26 +72,19 @@ export async function runPreflight(
 }
 
 /**
- * The refusal invoke answers for a preflight's violations, as the handler would have answered them:
- * the first violation's code (default `validation_failed`), message and hint, its pointer as the
- * envelope's `schema_pointer` and every violation of that code in `details[]`.
+ * The refusal invoke answers for a preflight, the one `handle` would have answered: the error its rules
+ * threw ({@link CapabilityPreflight.refusal}) through the same mapping; violations listed without one
+ * (a `check`) as one error of the first violation's code, holding every violation of that code.
  */
-export function preflightDenial(violations: readonly CapabilityViolation[]): DenyDecision | undefined {
+export function preflightDenial({ violations, refusal }: CapabilityPreflight): DenyDecision | undefined {
+  if (refusal !== undefined) return capabilityDenial(refusal);
   const [first] = violations;
   if (first === undefined) return undefined;
   const code = first.code ?? 'validation_failed';
-  const details = violations.filter((violation) => (violation.code ?? 'validation_failed') === code);
-  return {
-    outcome: 'deny',
+  return capabilityDenial({
     code,
     message: code === 'validation_failed' ? `${first.schema_pointer} ${first.message}` : first.message,
-    hint: first.hint ?? BUSINESS_RULE_HINT,
-    schemaPointer: first.schema_pointer,
-    details: details.map((violation) => ({ ...violation })),
-    ...(first.retry_after_seconds === undefined ? {} : { retryAfterSeconds: first.retry_after_seconds }),
-  };
+    violations: violations.filter((violation) => (violation.code ?? 'validation_failed') === code),
+    retryAfterSeconds: first.retry_after_seconds,
+  });
 }
-
-/** The hint of a handler's own refusal that names none: its params are well-formed, a rule refused them. */
-export const BUSINESS_RULE_HINT =
-  'The params match the schema but a rule of the capability refuses them; see details[] for each violation and its JSON Pointer, and dry_run the corrected call before invoking it.';

@@ -1,3 +1,4 @@
+import type { CapabilityViolation } from '@agw/capabilities';
 import type { DenyDecision, FaultCode, Refusal } from '@agw/guard';
 import { GatewayError, isDependencyFailure } from '../http/gateway-error.js';
 
@@ -46,4 +47,39 @@ export function faultCode(fault: { readonly code: FaultCode; readonly error: Err
   return fault.code === 'dependency_unavailable' || isDependencyFailure(fault.error)
     ? 'dependency_unavailable'
     : fault.code;
+}
+
+/** What a capability's own refusal is made of: a thrown CapabilityError, or violations without one. */
+interface CapabilityRefusal {
+  readonly code: NonNullable<CapabilityViolation['code']>;
+  readonly message: string;
+  readonly violations: readonly CapabilityViolation[];
+  readonly hint?: string | undefined;
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+/** The hint of a handler's own refusal that names none: its params are well-formed, a rule refused them. */
+export const BUSINESS_RULE_HINT =
+  'The params match the schema but a rule of the capability refuses them; see details[] for each violation and its JSON Pointer, and dry_run the corrected call before invoking it.';
+
+/**
+ * The one denial of a capability's own rule, whether `handle` threw it or its preflight found it before
+ * an approval (src/invoke/preflight.ts): its code and message; its hint, else the first violation's, else
+ * for a `validation_failed` one saying the schema was met (other codes keep the error table's); the first
+ * violation's pointer as `schema_pointer` and every violation in `details[]`, as the schema guard does.
+ */
+export function capabilityDenial(refusal: CapabilityRefusal): DenyDecision {
+  const [first] = refusal.violations;
+  const hint =
+    refusal.hint ?? first?.hint ?? (refusal.code === 'validation_failed' ? BUSINESS_RULE_HINT : undefined);
+  return {
+    outcome: 'deny',
+    code: refusal.code,
+    message: refusal.message,
+    ...(hint === undefined ? {} : { hint }),
+    ...(first === undefined
+      ? {}
+      : { schemaPointer: first.schema_pointer, details: refusal.violations.map((v) => ({ ...v })) }),
+    ...(refusal.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refusal.retryAfterSeconds }),
+  };
 }

@@ -209,7 +209,7 @@ function readsOnly(contract: CatalogContract, params: unknown): boolean {
   return typeof operation === 'string' && (contract.read_operations?.includes(operation) ?? false);
 }
 
-/** The policy guard's `beforeChallenge` of `handler`: its preflight's violations as the run's denial. */
+/** The policy guard's `beforeChallenge` of `handler`: its preflight's refusal as the run's denial. */
 function preflightBeforeChallenge(
   runtime: InvokeRuntime,
   handler: CapabilityHandler<never>,
@@ -217,8 +217,7 @@ function preflightBeforeChallenge(
   if (handler.check === undefined && handler.preflight === undefined) return undefined;
   return async (facts, guarded) => {
     const principal = facts.principal as Principal;
-    const { violations } = await runPreflight(runtime, handler, guarded.params, principal);
-    return preflightDenial(violations);
+    return preflightDenial(await runPreflight(runtime, handler, guarded.params, principal));
   };
 }
 
