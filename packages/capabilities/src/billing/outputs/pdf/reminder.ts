@@ -4,7 +4,8 @@ import type { ReminderLetter } from '../reminder-letter.js';
 import { drawHeader } from './blocks.js';
 import { drawPageFurniture, openPdf } from './index.js';
 import { localeOf } from './labels.js';
-import { COLOR, CONTENT_WIDTH, FONT, heightOf, keepTogether, PAGE, type Pdf } from './page.js';
+import { COLOR, CONTENT_WIDTH, FONT, keepTogether, PAGE, type Pdf } from './page.js';
+import { type AmountRow, bankDetails, drawAmountRows, drawParagraph } from './summary.js';
 
 /** The words of a reminder letter beyond a document's. */
 const WORDS = {
@@ -35,34 +36,10 @@ const WORDS = {
 } as const;
 
 /** The amounts block: what is open, fee and interest when stated, the total to pay; kept whole. */
-function drawAmounts(pdf: Pdf, rows: readonly [string, string, boolean][]): void {
+function drawAmounts(pdf: Pdf, rows: readonly AmountRow[]): void {
   keepTogether(pdf, rows.length * 15 + 16);
-  const labelX = PAGE.margin + CONTENT_WIDTH - 320;
-  for (const [label, value, bold] of rows) {
-    const y = pdf.y;
-    pdf
-      .font(bold ? FONT.bold : FONT.regular)
-      .fontSize(bold ? 10.5 : 9.5)
-      .fillColor(COLOR.text);
-    pdf.text(label, labelX, y, { width: 220 });
-    pdf.text(value, labelX + 220, y, { width: 100, align: 'right' });
-    pdf.y = y + 15;
-  }
+  drawAmountRows(pdf, rows, 320, 9.5);
   pdf.y += 12;
-}
-
-/** A paragraph kept whole on one page, with an optional bold title. */
-function paragraph(pdf: Pdf, text: string, title?: string): void {
-  keepTogether(pdf, heightOf(pdf, text, CONTENT_WIDTH, FONT.regular, 9.5) + (title ? 14 : 0) + 10);
-  if (title) {
-    pdf.font(FONT.bold).fontSize(9.5).fillColor(COLOR.text).text(title, PAGE.margin, pdf.y, {
-      width: CONTENT_WIDTH,
-    });
-  }
-  pdf.font(FONT.regular).fontSize(9.5).fillColor(COLOR.text).text(text, PAGE.margin, pdf.y, {
-    width: CONTENT_WIDTH,
-  });
-  pdf.y += 10;
 }
 
 /**
@@ -102,13 +79,13 @@ export async function renderReminderPdf(letter: ReminderLetter): Promise<Buffer>
     .fontSize(10)
     .text(words.about(number, locale.date(document.document_date) ?? ''), { width: CONTENT_WIDTH });
   pdf.moveDown(1);
-  paragraph(pdf, reminder.body);
+  drawParagraph(pdf, reminder.body, 9.5);
 
   const amount = (value: string) => locale.money(value, reminder.currency);
-  const rows: [string, string, boolean][] = [[words.open(number), amount(reminder.balance), false]];
-  if (reminder.fee !== null && money(reminder.fee).gt(0)) rows.push([words.fee, amount(reminder.fee), false]);
+  const rows: AmountRow[] = [[words.open(number), amount(reminder.balance)]];
+  if (reminder.fee !== null && money(reminder.fee).gt(0)) rows.push([words.fee, amount(reminder.fee)]);
   if (reminder.interest !== null && money(reminder.interest).gt(0)) {
-    rows.push([words.interest, amount(reminder.interest), false]);
+    rows.push([words.interest, amount(reminder.interest)]);
   }
   const total = money(reminder.balance)
     .plus(reminder.fee ?? 0)
@@ -119,20 +96,8 @@ export async function renderReminderPdf(letter: ReminderLetter): Promise<Buffer>
 
   const payBy = locale.date(reminder.payBy) as string;
   const bank = document.bank_account;
-  const { labels } = locale;
-  if (bank) {
-    const lines = [
-      labels.payTo(payBy),
-      `${labels.holder}: ${bank.account_holder}`,
-      bank.bank_name ? `${labels.bank}: ${bank.bank_name}` : null,
-      `${labels.iban}: ${bank.iban.replace(/(.{4})/g, '$1 ').trim()}`,
-      bank.bic ? `${labels.bic}: ${bank.bic}` : null,
-      number ? `${labels.reference}: ${number}` : null,
-    ];
-    paragraph(pdf, lines.filter(Boolean).join('\n'), labels.payment);
-  } else {
-    paragraph(pdf, words.payBy(payBy), labels.payment);
-  }
+  const text = bank ? bankDetails(bank, locale, payBy, number) : words.payBy(payBy);
+  drawParagraph(pdf, text, 9.5, locale.labels.payment);
   drawPageFurniture(pdf, invoice, locale);
   pdf.end();
   return done;
