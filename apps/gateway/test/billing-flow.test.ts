@@ -546,6 +546,9 @@ describe('settings and refusals', () => {
       }),
     );
     expect(clash.code).toBe('conflict');
+    // A key made of a German name is transliterated, not split at the umlaut.
+    const german = await billing.run('billing.profile.save', { display_name: 'Bäckerei Müller & Söhne' });
+    expect(german.profile.profile_key).toBe('baeckerei-mueller-and-soehne');
   });
 
   it('refuses an IBAN with wrong check digits, a due date before the document date and an unknown account', async () => {

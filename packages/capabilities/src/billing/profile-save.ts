@@ -1,4 +1,5 @@
 import { defineCapabilityHandler } from '../define.js';
+import { slugOf } from '../slug.js';
 import { runStatement } from '../sql.js';
 import { billingContract, conflict, currencyCode, invalid, iso, notFound } from './common.js';
 import { DEFAULT_NUMBER_PATTERNS } from './numbering.js';
@@ -75,14 +76,6 @@ export function profileOutput(row: ProfileRow) {
   };
 }
 
-const slug = (text: string) =>
-  text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 120) || 'profile';
-
 /**
  * `billing.profile.save`: creates (no id) or updates (id; fields left out keep their value) a document
  * profile. The organization's first profile is its default; making one default clears the others.
@@ -100,7 +93,10 @@ export const billingProfileSaveHandler = defineCapabilityHandler<ProfileSaveInpu
     const first =
       existing === undefined &&
       (await runStatement<{ n: number }>(ctx.sql, countProfiles, [org])).rows[0]?.n === 0;
-    const key = input.profile_key ?? existing?.profile_key ?? (first ? 'default' : slug(input.display_name));
+    const key =
+      input.profile_key ??
+      existing?.profile_key ??
+      (first ? 'default' : slugOf(input.display_name, 120, 'profile'));
     if ((await runStatement(ctx.sql, selectProfileByKey, [org, key, id])).rows.length > 0) {
       conflict(`Another profile already has the profile_key "${key}".`);
     }

@@ -1,8 +1,8 @@
 import { CapabilityError, defineCapabilityHandler } from '../define.js';
+import { slugOf } from '../slug.js';
 import { runStatement } from '../sql.js';
 import { type CalendarRow, calendarView, findCalendar } from './calendars.js';
 import { calendarContract, checkEmail, checkTimeZone, isUniqueViolation, required } from './common.js';
-import { slugOf } from './slug.js';
 import { calendarInsert, calendarList, calendarUpdate } from './sql.js';
 
 /** Params of `calendar.calendar.manage`. */

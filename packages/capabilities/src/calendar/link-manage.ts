@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type CapabilityContext, CapabilityError, defineCapabilityHandler } from '../define.js';
+import { slugOf } from '../slug.js';
 import { runStatement } from '../sql.js';
 import { resolveCalendar } from './calendars.js';
 import { calendarContract, checkEmail, invalid, isUniqueViolation, required } from './common.js';
 import { findEventTypes } from './event-types.js';
 import { findLink, type LinkRow, linkStatus, linkView, publicPath, publicUrl } from './links.js';
-import { slugOf } from './slug.js';
 import { linkInsert, linkList, linkRevoke, linkUpdate } from './sql.js';
 import { findTemplate, type TemplateRow } from './templates.js';
 
