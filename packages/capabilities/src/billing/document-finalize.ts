@@ -40,15 +40,15 @@ function bankSnapshot(row: BankAccountRow | undefined): BankAccountSnapshot | nu
 const INVOICE_TYPES = ['invoice', 'credit_note', 'self_billing_invoice'];
 
 /**
- * The service date an issued document gets when it has none: the document date for an invoice of a
- * German issuer (§14 Abs. 4 Nr. 6 UStG requires one; "Leistungsdatum entspricht Rechnungsdatum" is
- * what German practice writes when no other is given), else none (docs/decisions.md, billing).
+ * The service date an issued document gets when it has none (issueDocument keeps one it has): the
+ * document date for an invoice of a German issuer (§14 Abs. 4 Nr. 6 UStG requires one; "Leistungsdatum
+ * entspricht Rechnungsdatum" is what German practice writes when no other is given), else none
+ * (docs/decisions.md, billing).
  */
 function serviceDateOf(
   document: BillingDocumentRow,
   issuer: { issuer_country?: string | null },
 ): string | null {
-  if (document.service_date !== null) return null;
   if (!INVOICE_TYPES.includes(document.document_type)) return null;
   return issuer.issuer_country === 'DE' ? document.document_date : null;
 }

@@ -144,7 +144,8 @@ order by created_at limit 1`,
 /**
  * Issues a draft. $1 organization, $2 id, $3 number, $4 sequence, $5 status, $6 payment status,
  * $7 issuer, $8 bank account, $9 balance, $10 now, $11 VAT accounting currency, $12 exchange rate,
- * $13 VAT total in the accounting currency (the last three null for a document in that currency).
+ * $13 VAT total in the accounting currency (the last three null for a document in that currency),
+ * $14 the service date a document without one gets (one it has is kept).
  */
 export const issueDocument: SqlStatement = {
   name: 'billing.document.issue',
