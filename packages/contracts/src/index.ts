@@ -5,6 +5,7 @@
  */
 
 export { ARTIFACT_CONTENT_FORMATS, MAX_ARTIFACT_CONTENT_BYTES } from './capabilities/assist.js';
+export { MAX_REMINDER_SENDS } from './capabilities/billing-reminders.js';
 export type {
   CapabilityContract,
   CapabilityId,

@@ -22,13 +22,3 @@ export const MAX_DOCUMENT_DELIVERIES = maxItemsOf('billing.document.read', 'outp
 
 /** Most warnings an e-invoice answer lists (billing.document.facturx and .xrechnung `warnings`). */
 export const MAX_EXPORT_WARNINGS = maxItemsOf('billing.document.facturx', 'output_schema', 'warnings');
-
-/** Most times one reminder is mailed (billing.reminder.send `delivery.send_count`'s maximum). */
-export const MAX_REMINDER_SENDS = (() => {
-  const schema = contractOf('billing.reminder.send').output_schema as {
-    properties?: { delivery?: { properties?: { send_count?: { maximum?: unknown } } } };
-  };
-  const maximum = schema.properties?.delivery?.properties?.send_count?.maximum;
-  if (typeof maximum !== 'number') throw new Error('billing.reminder.send has no maximum send_count');
-  return maximum;
-})();

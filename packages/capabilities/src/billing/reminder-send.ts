@@ -1,6 +1,6 @@
+import { MAX_REMINDER_SENDS } from '@agw/contracts';
 import { defineCapabilityHandler } from '../define.js';
 import { runStatement } from '../sql.js';
-import { MAX_REMINDER_SENDS } from './bounds.js';
 import { billingContract, conflict, invalid, iso, notFound } from './common.js';
 import { archivedReminderPdf } from './outputs/reminder-archive.js';
 import { reminderLetter } from './outputs/reminder-letter.js';
