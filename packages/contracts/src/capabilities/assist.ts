@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DisplayText } from '../schemas/display-text.js';
-import { Described, FreeObject, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Described, FreeObject, Nullable, Sha256Hex, Timestamp, Uuid } from '../schemas/primitives.js';
 import {
   Input,
   Limit,
@@ -112,10 +112,7 @@ const ContentFormat = () =>
 const ArtifactVersionRecord = () =>
   Output({
     version: Described(Type.Integer({ minimum: 1 }), 'Version number, from 1, one more per changed save.'),
-    sha256: Described(
-      Type.String({ pattern: '^[0-9a-f]{64}$' }),
-      "SHA-256 of the version's content (UTF-8), lower-case hex.",
-    ),
+    sha256: Described(Sha256Hex(), "SHA-256 of the version's content (UTF-8)."),
     size_bytes: Described(Type.Integer({ minimum: 0 }), 'Size of the content in UTF-8 bytes.'),
     content_format: ContentFormat(),
     installation_id: Described(

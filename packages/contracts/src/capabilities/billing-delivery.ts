@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { NullableDisplayText } from '../schemas/display-text.js';
-import { Described, Email, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Described, Email, Sha256Hex, Timestamp, Uuid } from '../schemas/primitives.js';
 import { DocumentRecord } from './billing-records.js';
 import { Input, OneOf, Output } from './common.js';
 import { defineCapability } from './types.js';
@@ -17,8 +17,8 @@ export const E_INVOICE_FORMATS = ['pdf', 'xrechnung', 'facturx'] as const;
 export const E_INVOICE_FORMAT_DESCRIPTION =
   'What the mail carries: pdf = the PDF alone; xrechnung = the PDF plus the XRechnung 3.0 XML (UBL), as German public buyers require; facturx = a Factur-X / ZUGFeRD PDF (EN 16931 profile) with the XML embedded, in place of the plain PDF.';
 
-/** One file of a sent mail, as it left the gateway. */
-const SentAttachment = () =>
+/** One file of a sent mail, as it left the gateway (a document's or a reminder's). */
+export const SentAttachment = () =>
   Output({
     filename: Described(Type.String(), 'File name of the attachment.', ['INV-2025-00042.pdf']),
     mime_type: Described(Type.String(), 'Media type of the attachment.', [
@@ -27,8 +27,8 @@ const SentAttachment = () =>
     ]),
     size_bytes: Described(Type.Integer({ minimum: 1 }), 'Size of the attachment in bytes.'),
     sha256: Described(
-      Type.String({ pattern: '^[0-9a-f]{64}$' }),
-      "SHA-256 of the attachment's bytes, lower-case hex: compare it with the archived rendering.",
+      Sha256Hex(),
+      "SHA-256 of the attachment's bytes: compare it with the archived rendering (a reminder's: billing.reminder.pdf's archive.sha256).",
     ),
   });
 

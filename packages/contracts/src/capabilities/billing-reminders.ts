@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateString, Described, Email, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { DateString, Described, Email, Nullable, Sha256Hex, Timestamp, Uuid } from '../schemas/primitives.js';
+import { SentAttachment } from './billing-delivery.js';
 import { ReminderRecord } from './billing-records.js';
 import { Base64, Input, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
@@ -18,8 +19,8 @@ const ReminderInput = (text: string) => Input({ reminder_id: Described(Uuid(), t
 const ReminderArchive = () =>
   Output({
     sha256: Described(
-      Type.String({ pattern: '^[0-9a-f]{64}$' }),
-      "SHA-256 of the PDF's bytes, lower-case hex; every later read and every send answers these bytes.",
+      Sha256Hex(),
+      "SHA-256 of the PDF's bytes; every later read and every send answers these bytes.",
     ),
     size_bytes: Described(Type.Integer({ minimum: 1 }), 'Size of the stored PDF in bytes.'),
     stored_at: Described(Timestamp(), 'When the PDF was first rendered and stored.'),
@@ -68,20 +69,7 @@ const ReminderDelivery = () =>
     channel: Described(Type.Literal('email'), 'How it was delivered: by email.'),
     to: Described(Type.String(), 'Recipient email address.'),
     subject: Described(Type.String(), "Subject line of the mail: the reminder's subject."),
-    attachment: Described(
-      Output({
-        filename: Described(Type.String(), 'File name of the attached reminder PDF.', [
-          'Zahlungserinnerung-RE-2026-00042.pdf',
-        ]),
-        mime_type: Described(Type.Literal('application/pdf'), 'Media type of the attachment.'),
-        size_bytes: Described(Type.Integer({ minimum: 1 }), 'Size of the attachment in bytes.'),
-        sha256: Described(
-          Type.String({ pattern: '^[0-9a-f]{64}$' }),
-          "SHA-256 of the attachment, lower-case hex: the same as billing.reminder.pdf's archive.sha256.",
-        ),
-      }),
-      'The reminder PDF the mail carries.',
-    ),
+    attachment: Described(SentAttachment(), 'The reminder PDF the mail carries (application/pdf).'),
     send_count: Described(
       Type.Integer({ minimum: 1, maximum: MAX_REMINDER_SENDS }),
       `How many times this reminder has been mailed, this send included (at most ${MAX_REMINDER_SENDS}).`,

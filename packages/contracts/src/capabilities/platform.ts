@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DisplayText } from '../schemas/display-text.js';
 import { CapabilityId } from '../schemas/meta-tools.js';
 import { CreditAmount } from '../schemas/numbers.js';
-import { Closed, Decimal, Described, Nullable, Timestamp, Uuid } from '../schemas/primitives.js';
+import { Closed, Decimal, Described, Nullable, Sha256Hex, Timestamp, Uuid } from '../schemas/primitives.js';
 import { BASE64_PATTERN, Input, OneOf, Output, Text } from './common.js';
 import { defineCapability } from './types.js';
 
@@ -84,8 +84,8 @@ export const documentsDocumentUpload = defineCapability({
         mime_type: Described(Type.String(), 'The media type stored.'),
         size_bytes: Described(Type.Integer({ minimum: 0 }), 'Size of the decoded content in bytes.'),
         sha256: Described(
-          Type.String({ pattern: '^[0-9a-f]{64}$' }),
-          'SHA-256 of the decoded content, lower-case hex: compare it with your own to confirm the upload.',
+          Sha256Hex(),
+          'SHA-256 of the decoded content: compare it with your own to confirm the upload.',
         ),
         created_at: Described(Timestamp(), 'When it was stored.'),
       }),

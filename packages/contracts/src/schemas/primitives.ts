@@ -56,6 +56,13 @@ export const Timestamp = () =>
       'An instant as an RFC 3339 (ISO 8601) date-time with a UTC offset; the gateway answers in UTC (`Z`).',
     examples: ['2025-03-31T14:30:00Z'],
   });
+/** A SHA-256 digest (of a file, a content): 64 lower-case hex digits. */
+export const Sha256Hex = () =>
+  Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'Written as 64 lower-case hexadecimal digits.',
+    examples: ['9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+  });
 /** Email address (RFC 5321 caps a path at 320 characters in practice). */
 export const Email = () => Type.String({ format: 'email', maxLength: 320 });
 /** Exact decimal string. */
