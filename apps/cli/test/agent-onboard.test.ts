@@ -2,8 +2,8 @@
 // mailbox, passed as flags) → operator approval with `agw installations approve` → whoami approved;
 // resuming after an interruption without a second organization; whoami's 412 in words; keys rotate
 // (old key refused); the profile file's modes; no key in any output; the hand-over exit code.
-// The approval wait runs with a fake clock (injected through AgentContext.clientOptions), never 30 s;
-// an approval that already happened is seen at once, before any wait.
+// The approval wait runs with a fake clock (injected through AgentContext.clientOptions), never 30 s:
+// an onboard that redeemed the codes polls first 30 s later; one that only resumes the wait polls at once.
 // Not covered here: search/describe/dry-run/invoke and params parsing (agent-meta.test.ts).
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,12 +46,18 @@ function identity() {
   };
 }
 
-/** An in-process context with a fake clock: the approval wait's sleeps only advance `now`. */
-function agentContext(extra: Partial<AgentContext> = {}) {
+/**
+ * An in-process context with a fake clock: the approval wait's sleeps only advance `now`. `sleeps` are
+ * their lengths, `polls` the fake times of the GET /org/current requests (0 = the run's start);
+ * `onSleep` runs before a sleep returns (an operator acting during the wait).
+ */
+function agentContext(extra: Partial<AgentContext> = {}, onSleep?: (ms: number) => Promise<void>) {
   const env = { ...test.env, XDG_CONFIG_HOME: configHome };
   const captured = captureContext(env);
-  let clock = 1_000_000;
+  const start = 1_000_000;
+  let clock = start;
   const sleeps: number[] = [];
+  const polls: number[] = [];
   const context: AgentContext = {
     ...captured.context,
     interactive: false,
@@ -61,11 +67,16 @@ function agentContext(extra: Partial<AgentContext> = {}) {
       sleep: async (ms: number) => {
         sleeps.push(ms);
         clock += ms;
+        await onSleep?.(ms);
+      },
+      fetch: (input, init) => {
+        if (String(input).endsWith('/org/current')) polls.push(clock - start);
+        return fetch(input, init);
       },
     },
     ...extra,
   };
-  return { context, stdout: captured.stdout, stderr: captured.stderr, env, sleeps };
+  return { context, stdout: captured.stdout, stderr: captured.stderr, env, sleeps, polls };
 }
 
 /** The code in the newest dev-mailbox message to `email` (the gateway writes it before answering). */
@@ -166,6 +177,7 @@ describe('agw register / onboard / whoami / keys rotate', () => {
 
     await onboard({ profile: who.profile }, run.context);
     expect(run.sleeps).toEqual([]);
+    expect(run.polls).toEqual([0]);
     expect(run.stderr()).toContain('Approved by the operator.');
     expect(run.stdout()).toMatch(/status\s+approved/);
     expect((await readProfile(run.env, who.profile)).onboarding).toBeUndefined();
@@ -228,6 +240,38 @@ describe('agw onboard after a lost /organizations answer', () => {
     expect(installations).toHaveLength(1);
     expect(profile.installation_id).toBe(installations[0].id);
     expect(profile.onboarding?.owner_otp_claimed).toBe(true);
+  });
+});
+
+describe('agw onboard right after redeeming the codes', () => {
+  it('waits 30 s before its first check, even when the operator approves in the meantime', async () => {
+    const who = identity();
+    await register(who, agentContext().context);
+    const approveDuringWait = async () => {
+      const profile = await readProfile({ ...test.env, XDG_CONFIG_HOME: configHome }, who.profile);
+      const approved = await runCli(
+        ['installations', 'approve', profile.installation_id as string],
+        test.env,
+      );
+      expect(approved.code).toBe(0);
+    };
+    const created = agentContext();
+    await onboard(
+      { profile: who.profile, orgName: `Org ${who.appSlug}`, wait: false },
+      created.context,
+    ).catch(() => undefined);
+    const run = agentContext({}, approveDuringWait);
+    await onboard(
+      {
+        profile: who.profile,
+        ownerOtp: await codeFor(who.ownerEmail),
+        agentOtp: await codeFor(who.agentEmail),
+      },
+      run.context,
+    );
+    expect(run.sleeps).toEqual([30_000]);
+    expect(run.polls).toEqual([30_000]);
+    expect(run.stdout()).toMatch(/status\s+approved/);
   });
 });
 

@@ -42,6 +42,12 @@ export interface ApprovalWaitOptions {
   organizationId?: string;
   /** Put into a HandOverToHumanError raised before any 200 answer named them. */
   installationId?: string;
+  /**
+   * Milliseconds before the first poll; default {@link APPROVAL_POLLING}.firstPollAfterMs (30 s after the
+   * last onboarding step). Pass 0 only when resuming a wait whose last step happened in an earlier run:
+   * the spec's 30 s are then long past, and an approval that already happened is seen at once.
+   */
+  firstPollAfterMs?: number;
 }
 
 /** @internal What the wait needs from the client. */
@@ -69,7 +75,11 @@ export async function waitForApproval(
     const ms = at - now();
     if (ms > 0) await deps.sleep(ms, signal);
   };
-  let nextPollAt = startedAt + APPROVAL_POLLING.firstPollAfterMs;
+  const firstPollAfterMs = options.firstPollAfterMs ?? APPROVAL_POLLING.firstPollAfterMs;
+  if (!Number.isFinite(firstPollAfterMs) || firstPollAfterMs < 0) {
+    throw new RangeError(`firstPollAfterMs must be a finite number ≥ 0, got ${firstPollAfterMs}`);
+  }
+  let nextPollAt = startedAt + firstPollAfterMs;
   for (let attempt = 1; ; attempt += 1) {
     await sleepUntil(nextPollAt);
     const polledAt = now();

@@ -286,4 +286,36 @@ describe('onboard hand-over to a human', () => {
       `Bearer ${INSTALLATION_KEY}`,
     );
   });
+
+  it('waitForApproval({ firstPollAfterMs: 0 }) polls at once on a resumed wait, then every 60 s', async () => {
+    const client = createClient({
+      baseUrl: gateway.url,
+      apiKey: INSTALLATION_KEY,
+      now: time.now,
+      sleep: time.sleep,
+    });
+    orgCurrentAnswers([approved]);
+    const current = await client.waitForApproval({ firstPollAfterMs: 0 });
+    expect(current.installation.operator_approval_status).toBe('approved');
+    expect(pollTimes).toEqual([0]);
+
+    orgCurrentAnswers([pending412, approved]);
+    pollTimes = [];
+    const startedAt = time.elapsed();
+    await client.waitForApproval({ firstPollAfterMs: 0 });
+    expect(pollTimes).toEqual([startedAt, startedAt + 60_000]);
+  });
+
+  it('refuses a negative or non-numeric firstPollAfterMs before any request', async () => {
+    const client = createClient({
+      baseUrl: gateway.url,
+      apiKey: INSTALLATION_KEY,
+      now: time.now,
+      sleep: time.sleep,
+    });
+    orgCurrentAnswers([approved]);
+    await expect(client.waitForApproval({ firstPollAfterMs: -1 })).rejects.toBeInstanceOf(RangeError);
+    await expect(client.waitForApproval({ firstPollAfterMs: Number.NaN })).rejects.toBeInstanceOf(RangeError);
+    expect(gateway.calls('GET', '/org/current')).toHaveLength(0);
+  });
 });

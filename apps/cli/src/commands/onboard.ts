@@ -1,10 +1,4 @@
-import {
-  ConnectionError,
-  type GatewayClient,
-  GatewayError,
-  HandOverToHumanError,
-  newIdempotencyKey,
-} from '@agw/client';
+import { type GatewayClient, GatewayError, HandOverToHumanError, newIdempotencyKey } from '@agw/client';
 import type { OrganizationsResponse, OrgCurrentResponse } from '@agw/contracts';
 import {
   type AgentConnection,
@@ -46,6 +40,9 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
     updateProfile(context.env, connection.profileName, update);
   let profile = connection.profile;
   let pending = profile.onboarding;
+  // Whether this run took an onboarding step: the spec's first poll then comes 30 s after it. A run that
+  // only resumes the wait (codes redeemed by an earlier run) polls at once.
+  let steppedNow = false;
   if (profile.key !== undefined && pending === undefined) {
     context.io.stderr(
       `Profile '${connection.profileName}' is already onboarded; \`agw whoami${profileFlag(connection)}\` shows its state.\n`,
@@ -54,6 +51,7 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
   }
   if (pending === undefined) {
     pending = await registerApp(flags, connection, context);
+    steppedNow = true;
     context.io.stderr(`Registered app ${pending.app_slug} (${pending.app_id}).\n`);
   } else if (flags.ownerEmail || flags.appSlug) {
     context.io.stderr(
@@ -64,6 +62,7 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
   let createdKey: string | undefined;
   if (profile.key === undefined) {
     const created = await createOrganization(flags, connection, context, { pending, save });
+    steppedNow = true;
     createdKey = created.installation_key.token;
     // Saved before anything else: the plaintext key cannot be recovered through the interface.
     const onboarding: PendingOnboarding = {
@@ -91,6 +90,7 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
 
   if (!pending.owner_otp_claimed) {
     await redeemCode({ kind: 'owner', email: pending.owner_email, flag: flags.ownerOtp }, client, context);
+    steppedNow = true;
     pending = { ...pending, owner_otp_claimed: true };
     const next = pending;
     await save((current) => ({ ...current, onboarding: next }));
@@ -98,6 +98,7 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
   }
   if (pending.agent_email !== null && !pending.agent_otp_verified) {
     await redeemCode({ kind: 'agent', email: pending.agent_email, flag: flags.agentOtp }, client, context);
+    steppedNow = true;
     pending = { ...pending, agent_otp_verified: true };
     const next = pending;
     await save((current) => ({ ...current, onboarding: next }));
@@ -116,7 +117,7 @@ export async function onboard(flags: OnboardFlags, context: AgentContext): Promi
     } else context.io.stdout(`${message}\n`);
     return;
   }
-  const current = await waitForApproval(client, profile, context);
+  const current = await waitForApproval(client, profile, context, { resumed: !steppedNow });
   await save(({ onboarding: _done, ...rest }) => rest);
   report(current, connection, { flags, context, createdKey });
 }
@@ -232,27 +233,26 @@ async function askFor(question: string, context: AgentContext, piped?: string[])
 }
 
 /**
- * One look at GET /org/current first: an onboarding resumed after the operator approved ends at once.
- * Then the spec's polling rule through client.waitForApproval, with a spinner on a terminal.
+ * The spec's polling rule through client.waitForApproval, with a spinner on a terminal. A resumed wait
+ * (no onboarding step in this run) polls at once: its 30 s since the last step are long past.
  */
 async function waitForApproval(
   client: GatewayClient,
   profile: Profile,
   context: AgentContext,
+  options: { resumed: boolean },
 ): Promise<OrgCurrentResponse> {
-  const already = await approvedAlready(client);
-  if (already) {
-    context.io.stderr('Approved by the operator.\n');
-    return already;
-  }
   const spinner = startSpinner(
     context.io,
-    'Waiting for operator approval (first check in 30 s, then once a minute, up to 15 min)…',
+    options.resumed
+      ? 'Checking operator approval (then once a minute, up to 15 min)…'
+      : 'Waiting for operator approval (first check in 30 s, then once a minute, up to 15 min)…',
   );
   try {
     const current = await client.waitForApproval({
       organizationId: profile.organization_id,
       installationId: profile.installation_id,
+      ...(options.resumed ? { firstPollAfterMs: 0 } : {}),
       onPoll: (event) =>
         spinner.update(
           `Waiting for operator approval: check ${event.attempt} said ${event.outcome.replace('_', ' ')}; next in ${Math.round(event.nextPollInMs / 1000)} s…`,
@@ -267,29 +267,6 @@ async function waitForApproval(
     }
     return withGateway(() => Promise.reject(error));
   }
-}
-
-/**
- * The approved /org/current answer, or undefined when the wait must go on (pending, 412, no answer).
- * One request, no retries: the wait that may follow keeps its own schedule.
- */
-async function approvedAlready(client: GatewayClient): Promise<OrgCurrentResponse | undefined> {
-  let current: OrgCurrentResponse;
-  try {
-    current = await client.currentOrg({ maxRetries: 0 });
-  } catch (error) {
-    if (ConnectionError.isConnectionError(error)) return undefined;
-    if (GatewayError.isGatewayError(error)) {
-      if (error.code === 'installation_blocked') handOver('The operator blocked this installation.');
-      if (error.code === 'organization_inactive') handOver('The organization is inactive.');
-      if (error.code === 'precondition_failed' || error.retryable) return undefined;
-    }
-    return withGateway(() => Promise.reject(error));
-  }
-  if (!current.organization.is_active) handOver('The organization is inactive.');
-  const status = current.installation.operator_approval_status;
-  if (status === 'blocked') handOver('The operator blocked this installation.');
-  return status === 'approved' ? current : undefined;
 }
 
 function report(
