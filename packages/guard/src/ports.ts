@@ -157,11 +157,6 @@ export interface AuditRecord {
 export interface AuditSink {
   /** Appends a record durably and returns its id (the response's `audit_id`). */
   append(record: AuditRecord, unit?: unknown): MaybePromise<string>;
-  /**
-   * Optional: appends several records atomically in one write and returns their ids in order. The
-   * audit guard's `deferDecision` needs it.
-   */
-  appendBatch?(records: readonly AuditRecord[], unit?: unknown): MaybePromise<readonly string[]>;
 }
 
 /** A budget policy profile; a null cap means no cap. Amounts are decimal credit strings. */

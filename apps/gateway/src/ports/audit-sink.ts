@@ -51,25 +51,16 @@ export function auditRowOf(record: AuditRecord): AuditRow {
  * transaction's last statement of the gateway's own, so they cost no round trip of their own; on the
  * pool (a refusal at admission, a read) they are group-committed with other requests' rows
  * (src/ports/audit-batcher.ts) and the call resolves once they are written. A mutating invoke's
- * transaction refuses them: it writes the chain's records itself (returnWrites). `appendBatch` writes a
- * deferred decision and its outcome together.
+ * transaction refuses them: it writes the chain's records itself (returnWrites).
  */
 export function createKnexAuditSink(knex: Knex): AuditSink {
   const batcher = auditBatcherFor(knex);
-  const write = async (rows: AuditRow[], unit: unknown) => {
-    const work = unitOf(unit);
-    await (work === undefined ? batcher.write(rows) : work.writeAudit(rows));
-  };
   return {
     async append(record: AuditRecord, unit?: unknown): Promise<string> {
       const row = auditRowOf(record);
-      await write([row], unit);
+      const work = unitOf(unit);
+      await (work === undefined ? batcher.write([row]) : work.writeAudit([row]));
       return row.audit_id;
-    },
-    async appendBatch(records: readonly AuditRecord[], unit?: unknown): Promise<readonly string[]> {
-      const rows = records.map(auditRowOf);
-      await write(rows, unit);
-      return rows.map((row) => row.audit_id);
     },
   };
 }

@@ -17,9 +17,5 @@ export function createMemoryAuditSink(): MemoryAuditSink {
     stored.push(Object.freeze({ ...record, audit_id }));
     return audit_id;
   };
-  return {
-    append,
-    appendBatch: (records) => records.map(append),
-    records: () => [...stored],
-  };
+  return { append, records: () => [...stored] };
 }
