@@ -72,3 +72,13 @@ export function formatTime(value: string | null | undefined): string {
   if (!value) return '-';
   return value.replace('T', ' ').slice(0, 16);
 }
+
+/** A cap as `wallet show` and the lists print it: the amount, or a dimmed `none`. */
+export function capText(cap: string | null, colors: Colors): string {
+  return cap ?? colors.dim('none');
+}
+
+/** The line after a page that has a next one (empty on the last page). */
+export function nextPageHint(cursor: string | null | undefined, colors: Colors): string {
+  return cursor ? colors.dim(`More: add --cursor ${cursor}\n`) : '';
+}

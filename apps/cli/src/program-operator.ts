@@ -93,7 +93,7 @@ export function registerOperatorCommands(program: Command, context: CommandConte
   operatorCommand(
     orgs,
     'list',
-    'list organizations by name with wallet balance, spend today, caps and kill switch',
+    'list organizations by name with wallet balance, spend today and this month, caps and kill switch',
     ['agw orgs list', 'agw orgs list --limit 500 --json'],
   )
     .option('--limit <n>', 'rows per page, 1 to 500 (default 50)')

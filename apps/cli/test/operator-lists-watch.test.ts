@@ -104,9 +104,12 @@ describe('agw orgs list and agw wallets list', () => {
     const table = await operator(['orgs', 'list']);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(
-      /ID\s+NAME\s+STATE\s+BALANCE\s+SPENT TODAY\s+DAILY CAP\s+MONTHLY CAP\s+KILL SWITCH/,
+      /ID\s+NAME\s+STATE\s+BALANCE\s+SPENT TODAY\s+SPENT MONTH\s+DAILY CAP\s+MONTHLY CAP\s+KILL SWITCH/,
     );
-    expect(table.stdout).toMatch(new RegExp(`${org}\\s+.+\\s+active\\s+12\\.5\\s+0\\s+7\\s+-\\s+off`));
+    // No monthly cap: `none`, as `agw wallet show` prints it.
+    expect(table.stdout).toMatch(
+      new RegExp(`${org}\\s+.+\\s+active\\s+12\\.5\\s+0\\s+0\\s+7\\s+none\\s+off`),
+    );
     const json = JSON.parse((await operator(['orgs', 'list', '--json'])).stdout);
     expect(json.organizations).toContainEqual(
       expect.objectContaining({
@@ -126,7 +129,8 @@ describe('agw orgs list and agw wallets list', () => {
     expect(first.wallets).toHaveLength(2);
     expect(typeof first.next_cursor).toBe('string');
     const table = await operator(['wallets', 'list', '--limit', '2']);
-    expect(table.stdout).toContain(`More: agw wallets list --cursor ${first.next_cursor}`);
+    expect(table.stdout).toMatch(/ID\s+NAME\s+STATE\s+BALANCE\s+SPENT TODAY\s+SPENT MONTH\s+DAILY CAP/);
+    expect(table.stdout).toContain(`More: add --cursor ${first.next_cursor}`);
     const second = JSON.parse(
       (await operator(['wallets', 'list', '--limit', '2', '--cursor', first.next_cursor, '--json'])).stdout,
     );
@@ -137,6 +141,18 @@ describe('agw orgs list and agw wallets list', () => {
       (w: { organization_id: string }) => w.organization_id,
     );
     expect(new Set(everyone).size).toBe(everyone.length);
+  });
+
+  it('refuses a --limit that is not an integer 1-500 with exit 2, before any request', async () => {
+    for (const [command, limit] of [
+      ['orgs', 'abc'],
+      ['wallets', '0'],
+      ['orgs', '501'],
+    ] as const) {
+      const refused = await operator([command, 'list', '--limit', limit]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--limit must be an integer 1-500, got '${limit}'`);
+    }
   });
 });
 

@@ -2,7 +2,8 @@ import type { AuditChainAnchor, AuditChainVerification, AuditEvent } from '@agw/
 import type { CommandContext } from '../context.js';
 import { EXIT, ExitError } from '../io.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
-import { type Colors, colorsFor, renderFields, renderTable, writeJson } from '../output.js';
+import { type Colors, colorsFor, nextPageHint, renderFields, renderTable, writeJson } from '../output.js';
+import { parseLimit } from '../paging.js';
 
 /**
  * Exit code of `agw audit verify` when the chain does not verify: distinct from every gateway or
@@ -24,7 +25,7 @@ export interface AuditListFlags extends OperatorFlags {
 
 /** `agw audit list`: audit rows, newest first, one page (`--cursor` for the next). */
 export async function auditList(flags: AuditListFlags, context: CommandContext): Promise<void> {
-  const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit);
+  const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit, 500);
   const client = await operatorClient(flags, context);
   const page = await withGateway(() =>
     client.listAuditEvents({
@@ -57,11 +58,9 @@ export async function auditList(flags: AuditListFlags, context: CommandContext):
     event.audit_id,
   ]);
   context.io.stdout(
-    renderTable(['SEQ', 'TIME (UTC)', 'ACTOR', 'ACTION', 'OUTCOME', 'HTTP', 'AUDIT ID'], rows, colors),
+    renderTable(['SEQ', 'TIME (UTC)', 'ACTOR', 'ACTION', 'OUTCOME', 'HTTP', 'AUDIT ID'], rows, colors) +
+      nextPageHint(page.next_cursor, colors),
   );
-  if (page.next_cursor !== null) {
-    context.io.stdout(colors.dim(`More: add --cursor ${page.next_cursor}\n`));
-  }
 }
 
 /** Flags of `agw audit verify`. */
@@ -115,14 +114,6 @@ function outcomeText(event: AuditEvent, colors: Colors): string {
   if (event.outcome === 'succeeded' || event.outcome === 'allowed') return colors.green(event.outcome);
   if (event.outcome === 'denied' || event.outcome === 'failed') return colors.red(event.outcome);
   return event.outcome;
-}
-
-function parseLimit(value: string): number {
-  const limit = /^\d{1,3}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= 500)) {
-    throw new ExitError(EXIT.usage, `--limit must be an integer 1-500, got '${value}'`);
-  }
-  return limit;
 }
 
 function parseAnchor(value: string): AuditChainAnchor {

@@ -1,7 +1,9 @@
-import type { OrganizationChange, OrganizationSummary } from '@agw/client/admin';
+import type { OrganizationChange } from '@agw/client/admin';
 import type { CommandContext } from '../context.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
-import { colorsFor, renderTable, writeJson } from '../output.js';
+import { colorsFor, writeJson } from '../output.js';
+import { type PageFlags, pageOf } from '../paging.js';
+import { walletTable } from '../wallet-table.js';
 
 /** `agw orgs activate <org-id>`: the organization's installations may work again. */
 export async function orgsActivate(id: string, flags: OperatorFlags, context: CommandContext): Promise<void> {
@@ -33,58 +35,24 @@ function report(change: OrganizationChange, flags: OperatorFlags, context: Comma
   );
 }
 
-/** Flags of `agw orgs list` and `agw wallets list`: one page, from `--cursor` on. */
-export interface PageFlags extends OperatorFlags {
-  readonly limit?: string | undefined;
-  readonly cursor?: string | undefined;
-}
-
-/** The page request of `flags` (the gateway checks the bounds: a limit from 1 to 500). */
-export function pageOf(flags: PageFlags): { limit?: number; cursor?: string } {
-  return {
-    ...(flags.limit === undefined ? {} : { limit: Number(flags.limit) }),
-    ...(flags.cursor === undefined ? {} : { cursor: flags.cursor }),
-  };
-}
-
-/** The line after a table that has a next page: the command that shows it. */
-export function nextPageHint(command: string, cursor: string | null): string {
-  return cursor === null ? '' : `More: ${command} --cursor ${cursor}\n`;
-}
-
-/** A cap as a cell: `-` when there is none. */
-export function capCell(cap: string | null): string {
-  return cap ?? '-';
-}
-
-/** `agw orgs list`: organizations by name with wallet balance, spend today, caps and kill switch. */
-export async function orgsList(flags: PageFlags, context: CommandContext): Promise<void> {
+/** `agw orgs list`: organizations by name with wallet balance, spend, caps and kill switch. */
+export async function orgsList(flags: PageFlags & OperatorFlags, context: CommandContext): Promise<void> {
+  const page = pageOf(flags);
   const client = await operatorClient(flags, context);
-  const page = await withGateway(() => client.listOrganizations(pageOf(flags)));
+  const listed = await withGateway(() => client.listOrganizations(page));
   if (flags.json) {
-    writeJson(context.io, page);
+    writeJson(context.io, listed);
     return;
   }
-  if (page.organizations.length === 0) {
+  if (listed.organizations.length === 0) {
     context.io.stdout('No organizations.\n');
     return;
   }
-  const colors = colorsFor(context.io, context.env);
-  const rows = page.organizations.map((org: OrganizationSummary) => [
-    org.id,
-    org.name,
-    org.is_active ? 'active' : colors.red('inactive'),
-    org.wallet.balance_credits,
-    org.wallet.spent.today_credits,
-    capCell(org.wallet.policy.daily_cap_credits),
-    capCell(org.wallet.policy.monthly_cap_credits),
-    org.wallet.policy.kill_switch_enabled ? colors.red('on') : 'off',
-  ]);
-  context.io.stdout(
-    renderTable(
-      ['ID', 'NAME', 'STATE', 'BALANCE', 'SPENT TODAY', 'DAILY CAP', 'MONTHLY CAP', 'KILL SWITCH'],
-      rows,
-      colors,
-    ) + nextPageHint('agw orgs list', page.next_cursor),
-  );
+  const rows = listed.organizations.map((org) => ({
+    organization_id: org.id,
+    organization_name: org.name,
+    organization_active: org.is_active,
+    wallet: org.wallet,
+  }));
+  context.io.stdout(walletTable(rows, listed.next_cursor, colorsFor(context.io, context.env)));
 }

@@ -1,8 +1,8 @@
 import type { SearchCapabilitiesRequest } from '@agw/contracts';
 import { type AgentContext, type AgentFlags, agentClient, resolveAgentConnection } from '../agent-context.js';
-import { EXIT, ExitError } from '../io.js';
 import { withGateway } from '../operator-context.js';
-import { colorsFor, renderTable, writeJson } from '../output.js';
+import { colorsFor, nextPageHint, renderTable, writeJson } from '../output.js';
+import { parseLimit } from '../paging.js';
 
 /** The risk levels `--risk-max` accepts, lowest first. */
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
@@ -28,7 +28,7 @@ export async function search(
     ...(query ? { query } : {}),
     ...(flags.domain ? { domain: flags.domain } : {}),
     ...(flags.riskMax ? { risk_level_max: flags.riskMax } : {}),
-    ...(flags.limit === undefined ? {} : { limit: parseLimit(flags.limit) }),
+    ...(flags.limit === undefined ? {} : { limit: parseLimit(flags.limit, 50) }),
     ...(flags.cursor ? { cursor: flags.cursor } : {}),
   };
   const connection = await resolveAgentConnection(flags, context);
@@ -51,14 +51,6 @@ export async function search(
     hit.summary,
   ]);
   context.io.stdout(renderTable(['ID', 'VERSION', 'RISK', 'ACCESS', 'SUMMARY'], rows, colors));
-  const more = found.next_cursor ? `; more with --cursor ${found.next_cursor}` : '';
-  context.io.stdout(colors.dim(`${found.results.length} of ${found.total}${more}\n`));
-}
-
-function parseLimit(value: string): number {
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
-    throw new ExitError(EXIT.usage, `--limit must be an integer 1-50, got '${value}'`);
-  }
-  return limit;
+  context.io.stdout(colors.dim(`${found.results.length} of ${found.total}\n`));
+  context.io.stdout(nextPageHint(found.next_cursor, colors));
 }

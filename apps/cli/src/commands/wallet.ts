@@ -2,8 +2,9 @@ import type { Wallet } from '@agw/client/admin';
 import type { CommandContext } from '../context.js';
 import { EXIT, ExitError } from '../io.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
-import { colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
-import { capCell, nextPageHint, type PageFlags, pageOf } from './orgs.js';
+import { capText, colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
+import { type PageFlags, pageOf } from '../paging.js';
+import { walletTable } from '../wallet-table.js';
 
 /** `agw wallet show <org-id>`: balance, spend windows, caps and the newest ledger rows. */
 export async function walletShow(
@@ -63,7 +64,7 @@ export async function walletCredit(
 
 function describeWallet(wallet: Wallet, context: CommandContext): string {
   const colors = colorsFor(context.io, context.env);
-  const cap = (value: string | null) => (value === null ? colors.dim('none') : value);
+  const cap = (value: string | null) => capText(value, colors);
   const fields = renderFields(
     [
       ['organization', wallet.organization_id],
@@ -91,42 +92,25 @@ function describeWallet(wallet: Wallet, context: CommandContext): string {
 }
 
 /** `agw wallets list`: every organization's wallet by organization name (balance, spend, caps, kill switch). */
-export async function walletsList(flags: PageFlags, context: CommandContext): Promise<void> {
+export async function walletsList(flags: PageFlags & OperatorFlags, context: CommandContext): Promise<void> {
+  const page = pageOf(flags);
   const client = await operatorClient(flags, context);
-  const page = await withGateway(() => client.listWallets(pageOf(flags)));
+  const listed = await withGateway(() => client.listWallets(page));
   if (flags.json) {
-    writeJson(context.io, page);
+    writeJson(context.io, listed);
     return;
   }
-  if (page.wallets.length === 0) {
+  if (listed.wallets.length === 0) {
     context.io.stdout('No wallets.\n');
     return;
   }
-  const colors = colorsFor(context.io, context.env);
-  const rows = page.wallets.map((wallet) => [
-    wallet.organization_id,
-    wallet.organization_name,
-    wallet.balance_credits,
-    wallet.spent.today_credits,
-    wallet.spent.month_credits,
-    capCell(wallet.policy.daily_cap_credits),
-    capCell(wallet.policy.monthly_cap_credits),
-    wallet.policy.kill_switch_enabled ? colors.red('on') : 'off',
-  ]);
-  context.io.stdout(
-    renderTable(
-      [
-        'ORGANIZATION',
-        'NAME',
-        'BALANCE',
-        'SPENT TODAY',
-        'SPENT MONTH',
-        'DAILY CAP',
-        'MONTHLY CAP',
-        'KILL SWITCH',
-      ],
-      rows,
-      colors,
-    ) + nextPageHint('agw wallets list', page.next_cursor),
+  const rows = listed.wallets.map(
+    ({ organization_id, organization_name, organization_active, ...wallet }) => ({
+      organization_id,
+      organization_name,
+      organization_active,
+      wallet,
+    }),
   );
+  context.io.stdout(walletTable(rows, listed.next_cursor, colorsFor(context.io, context.env)));
 }
