@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { EXIT, ExitError } from './io.js';
 import type { Env } from './operator-context.js';
+import { writePrivateFile, xdgFile } from './private-files.js';
 
 /**
  * Onboarding progress kept between runs of `agw register` / `agw onboard`, so an interrupted onboarding
@@ -45,14 +44,11 @@ export const DEFAULT_PROFILE = 'default';
 
 /** `$XDG_CONFIG_HOME/agw/config.json`, else `~/.config/agw/config.json` (XDG Base Directory spec). */
 export function configPath(env: Env): string {
-  const xdg = env.XDG_CONFIG_HOME?.trim();
-  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  if (xdg?.startsWith('/')) return join(xdg, 'agw', 'config.json');
-  const home = env.HOME?.trim();
-  if (!home) {
+  const path = xdgFile(env, 'config', 'config.json');
+  if (path === undefined) {
     throw new ExitError(EXIT.usage, 'cannot locate the config file: set XDG_CONFIG_HOME or HOME');
   }
-  return join(home, '.config', 'agw', 'config.json');
+  return path;
 }
 
 /** Reads the config file; a missing file is an empty config. Exit 2 when it is not valid JSON. */
@@ -80,10 +76,7 @@ export async function readProfile(env: Env, name: string): Promise<Profile> {
   return (await readConfig(env)).profiles[name] ?? {};
 }
 
-/**
- * Replaces one profile with `update(current)` and writes the file atomically: a temp file with mode
- * 0600 in the same directory (mode 0700), then rename, so a crash never leaves a half-written file.
- */
+/** Replaces one profile with `update(current)` and writes the file atomically, mode 0600. */
 export async function updateProfile(
   env: Env,
   name: string,
@@ -93,16 +86,6 @@ export async function updateProfile(
   const config = await readConfig(env);
   const next = update(config.profiles[name] ?? {});
   const content = `${JSON.stringify({ profiles: { ...config.profiles, [name]: next } }, null, 2)}\n`;
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, content, { mode: 0o600 });
-    // writeFile's mode is filtered by the umask; make sure it is exactly 0600.
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writePrivateFile(path, content);
   return next;
 }

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
 import type { CommandContext } from './context.js';
 import type { Env } from './operator-context.js';
+import { writePrivateFile, xdgFile } from './private-files.js';
 
 /**
  * Where a running `agw serve` is, written by it at start so that commands in another shell find it
@@ -23,11 +22,7 @@ export interface ServeState {
  * that outlives a command but is not worth backing up). Undefined when neither variable is set.
  */
 export function serveStatePath(env: Env): string | undefined {
-  const xdg = env.XDG_STATE_HOME?.trim();
-  // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'agw', 'serve.json');
-  const home = env.HOME?.trim();
-  return home ? join(home, '.local', 'state', 'agw', 'serve.json') : undefined;
+  return xdgFile(env, 'state', 'serve.json');
 }
 
 /**
@@ -37,16 +32,7 @@ export function serveStatePath(env: Env): string | undefined {
 export async function writeServeState(env: Env, state: ServeState): Promise<string | undefined> {
   const path = serveStatePath(env);
   if (path === undefined) return undefined;
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writePrivateFile(path, `${JSON.stringify(state, null, 2)}\n`);
   return path;
 }
 
