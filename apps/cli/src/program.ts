@@ -2,10 +2,11 @@ import { Command, Option } from 'commander';
 import packageJson from '../package.json' with { type: 'json' };
 import { EINVOICE_KINDS, einvoiceValidate } from './commands/einvoice.js';
 import { migrate } from './commands/migrate.js';
-import { processStopSignal, type ServeEnvironment, serve } from './commands/serve.js';
+import { type ServeEnvironment, serve } from './commands/serve.js';
 import type { CommandIO } from './io.js';
 import { registerAgentCommands } from './program-agent.js';
 import { registerOperatorCommands } from './program-operator.js';
+import { processStopSignal } from './stop-signal.js';
 
 /** What the program needs from the process; tests pass their own. */
 export interface ProgramContext {

@@ -181,4 +181,14 @@ describe('agw approvals list --watch', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   });
+
+  it('ends with exit 3 and the gateway’s words when the operator key is refused', async () => {
+    const refused = await runCli(['approvals', 'list', '--watch', '--interval', '0.2'], {
+      ...test.env,
+      AGW_OPERATOR_KEY: 'agw_op_not.a-real-key',
+    });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/HTTP 401/);
+    expect(refused.stderr).toContain('audit_id');
+  });
 });

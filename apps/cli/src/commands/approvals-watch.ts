@@ -1,9 +1,11 @@
 import type { AdminClient, RunApproval } from '@agw/client/admin';
 import { ConnectionError, GatewayError } from '@agw/client/admin';
+import { approvalStatusText } from '../approval-status.js';
 import type { CommandContext } from '../context.js';
 import { EXIT, ExitError } from '../io.js';
-import { operatorClient } from '../operator-context.js';
+import { exitCodeFor, operatorClient, withGateway } from '../operator-context.js';
 import { colorsFor, formatTime } from '../output.js';
+import { listenForStop } from '../stop-signal.js';
 import type { ApprovalsListFlags } from './approvals.js';
 
 /** Flags of `agw approvals list --watch`. */
@@ -18,24 +20,6 @@ const DEFAULT_INTERVAL_SECONDS = 5;
 const MAX_BACKOFF_SECONDS = 60;
 // The admin API's largest page: the watch sees the oldest 1000 waiting approvals.
 const WATCH_LIMIT = 1000;
-
-/** Resolves when the process gets SIGINT (or SIGTERM); the watch then ends with exit code 0. */
-function stopSignal(): { stopped: Promise<void>; dispose(): void } {
-  let resolve!: () => void;
-  const stopped = new Promise<void>((done) => {
-    resolve = done;
-  });
-  const stop = () => resolve();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return {
-    stopped,
-    dispose() {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    },
-  };
-}
 
 /**
  * `agw approvals list --watch`: polls the admin API's pending list and prints each approval once, the
@@ -55,7 +39,8 @@ export async function approvalsWatch(flags: ApprovalsWatchFlags, context: Comman
     throw new ExitError(EXIT.usage, '--watch waits for pending approvals; leave out --status');
   }
   const client = await operatorClient(flags, context);
-  const signal = stopSignal();
+  // SIGINT (or SIGTERM) ends the watch with exit code 0.
+  const signal = listenForStop();
   const seen = new Set<string>();
   let wait = interval;
   let failing = false;
@@ -75,8 +60,8 @@ export async function approvalsWatch(flags: ApprovalsWatchFlags, context: Comman
         const current = new Set(pending.map((approval) => approval.approval_id));
         for (const id of seen) if (!current.has(id)) seen.delete(id);
       } catch (error) {
-        if (GatewayError.isGatewayError(error) && (error.status === 401 || error.status === 403)) {
-          throw new ExitError(EXIT.auth, `${error.message} (${error.code}, HTTP ${error.status})`);
+        if (GatewayError.isGatewayError(error) && exitCodeFor(error) === EXIT.auth) {
+          return await withGateway(() => Promise.reject(error));
         }
         if (!failing) {
           const why =
@@ -107,5 +92,5 @@ function look(client: AdminClient, organization: string | undefined): Promise<Ru
 function line(approval: RunApproval, flags: ApprovalsWatchFlags, context: CommandContext): string {
   if (flags.json) return `${JSON.stringify(approval)}\n`;
   const colors = colorsFor(context.io, context.env);
-  return `${colors.yellow('pending')}  ${approval.approval_id}  ${approval.capability_id}@${approval.capability_version}  org ${approval.organization_id}  expires ${formatTime(approval.expires_at)}\n`;
+  return `${approvalStatusText(approval.status, colors)}  ${approval.approval_id}  ${approval.capability_id}@${approval.capability_version}  org ${approval.organization_id}  expires ${formatTime(approval.expires_at)}\n`;
 }

@@ -4,6 +4,7 @@ import type {
   RunApprovalDetail,
   RunApprovalStatus,
 } from '@agw/client/admin';
+import { approvalStatusText } from '../approval-status.js';
 import type { CommandContext } from '../context.js';
 import { type OperatorFlags, operatorClient, withGateway } from '../operator-context.js';
 import { type Colors, colorsFor, formatTime, renderFields, renderTable, writeJson } from '../output.js';
@@ -46,7 +47,7 @@ export async function approvalsList(flags: ApprovalsWatchFlags, context: Command
   const colors = colorsFor(context.io, context.env);
   const rows = approvals.map((approval) => [
     approval.approval_id,
-    statusText(approval.status, colors),
+    approvalStatusText(approval.status, colors),
     `${approval.capability_id}@${approval.capability_version}`,
     approval.organization_id,
     approval.installation_id,
@@ -124,7 +125,7 @@ function describeApproval(approval: RunApprovalDetail, colors: Colors): string {
   return renderFields(
     [
       ['id', approval.approval_id],
-      ['status', statusText(approval.status, colors)],
+      ['status', approvalStatusText(approval.status, colors)],
       ['capability', `${approval.capability_id}@${approval.capability_version}`],
       ['risk', approval.risk_level ?? 'unknown (no longer in the catalog)'],
       [
@@ -143,13 +144,6 @@ function describeApproval(approval: RunApprovalDetail, colors: Colors): string {
     ],
     colors,
   );
-}
-
-function statusText(status: RunApprovalStatus, colors: Colors): string {
-  if (status === 'approved') return colors.green(status);
-  if (status === 'denied') return colors.red(status);
-  if (status === 'expired') return colors.dim(status);
-  return colors.yellow(status);
 }
 
 const VERDICTS: Record<Exclude<ApprovalPreflight['verdict'], 'violations'>, string> = {

@@ -74,24 +74,6 @@ export async function serve(options: ServeOptions, environment: ServeEnvironment
   }
 }
 
-/** A promise that resolves with the name of the first SIGTERM or SIGINT the process receives. */
-export function processStopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      // A second signal forces the exit: the operator does not want to wait for the drain.
-      const force = () => {
-        process.stderr.write('agw: second stop signal; exiting without waiting for the shutdown\n');
-        process.exit(1);
-      };
-      process.once('SIGTERM', force);
-      process.once('SIGINT', force);
-      resolve(signal);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-}
-
 /** The URL a command on this machine uses: a wildcard bind (0.0.0.0, ::) is reached on loopback. */
 function localUrl(url: string): string {
   return url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:');
