@@ -118,7 +118,7 @@ export interface GatewayClient {
    * A price quote for exactly these params (beyond the spec): runs dry_run and returns its signed
    * `estimated_cost.quote`; pass it to `invoke(id, params, { quote })` and the run is charged at most
    * `amount_max`. Throws DryRunInvalidError (with the violations, e.g. a budget cap and when it lifts)
-   * when the dry run is not valid.
+   * when the dry run is not valid, QuoteNotIssuedError when it is valid but carries no quote.
    * @example
    * const { quote } = await client.quote('billing.document.pdf', { document_id });
    * const answer = await client.invoke('billing.document.pdf', { document_id }, { quote });

@@ -7,7 +7,7 @@ import type {
 } from '@agw/contracts';
 import { waitForApproval } from './approval.js';
 import type { GatewayClient, IssuedRegistration, UncheckedMetaTools } from './client-types.js';
-import { DryRunInvalidError, RegistrationReplayedError } from './flow-errors.js';
+import { QuoteNotIssuedError, RegistrationReplayedError } from './flow-errors.js';
 import { waitForInvocation } from './invocation.js';
 import { onboard } from './onboard.js';
 import {
@@ -17,7 +17,7 @@ import {
   newIdempotencyKey,
   type RequestOptions,
 } from './options.js';
-import { runPaidCapability } from './paid.js';
+import { requireValidDryRun, runPaidCapability } from './paid.js';
 import { type RequestSpec, send, type TransportConfig } from './transport.js';
 import type { InvocationPoll, InvokeOptions, VersionOptions } from './typed.js';
 
@@ -149,14 +149,10 @@ export function createClient(options: ClientOptions): GatewayClient {
     invoke: (id, params, call) => unchecked.invoke(id, params as Record<string, unknown>, call) as never,
     quote: async (id, params, call) => {
       const dry = await unchecked.dryRun(id, params as Record<string, unknown>, call);
+      requireValidDryRun(id, dry);
       const quote = dry.estimated_cost?.quote;
-      if (!dry.valid || typeof quote !== 'string') {
-        throw new DryRunInvalidError({
-          capabilityId: id,
-          violations: (dry.violations ?? []) as Record<string, unknown>[],
-          auditId: dry.audit_id,
-        });
-      }
+      if (typeof quote !== 'string')
+        throw new QuoteNotIssuedError({ capabilityId: id, auditId: dry.audit_id });
       return {
         quote,
         expires_at: String(dry.estimated_cost?.quote_expires_at),

@@ -76,6 +76,29 @@ export class DryRunInvalidError extends Error {
   }
 }
 
+/**
+ * `quote()`: the dry run was valid but its answer holds no quote (a gateway that issues none, or no
+ * estimated cost). Nothing is wrong with the params: invoke without a quote, or ask the operator.
+ */
+export class QuoteNotIssuedError extends Error {
+  override readonly name = 'QuoteNotIssuedError';
+  readonly capabilityId: string;
+  /** The dry run's audit id. */
+  readonly auditId: string;
+
+  constructor(init: { capabilityId: string; auditId: string }) {
+    super(`Dry run of ${init.capabilityId} is valid but the gateway issued no quote; invoke without one`);
+    brand(this, 'QuoteNotIssuedError');
+    this.capabilityId = init.capabilityId;
+    this.auditId = init.auditId;
+  }
+
+  /** True for a QuoteNotIssuedError from any copy of this SDK. */
+  static isQuoteNotIssuedError(value: unknown): value is QuoteNotIssuedError {
+    return hasBrand(value, 'QuoteNotIssuedError');
+  }
+}
+
 /** `wallet.agent_budget.guard.check` did not allow the cost; the paid capability was not invoked. */
 export class BudgetDeniedError extends Error {
   override readonly name = 'BudgetDeniedError';

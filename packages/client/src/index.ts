@@ -22,6 +22,7 @@ export {
   DryRunInvalidError,
   HandOverToHumanError,
   InvocationTimeoutError,
+  QuoteNotIssuedError,
   RegistrationReplayedError,
 } from './flow-errors.js';
 export { DEFAULT_INVOCATION_POLL_SECONDS } from './invocation.js';

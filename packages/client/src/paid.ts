@@ -29,6 +29,22 @@ export interface PaidRunResult<Id extends CapabilityId> {
 }
 
 /**
+ * Throws DryRunInvalidError with the dry run's violations unless it is valid.
+ * @internal Shared by `runPaidCapability` and `client.quote`.
+ */
+export function requireValidDryRun(
+  capabilityId: string,
+  dryRun: { valid: boolean; violations?: readonly object[] | undefined; audit_id: string },
+): void {
+  if (dryRun.valid) return;
+  throw new DryRunInvalidError({
+    capabilityId,
+    violations: [...(dryRun.violations ?? [])] as Record<string, unknown>[],
+    auditId: dryRun.audit_id,
+  });
+}
+
+/**
  * The spec's paid sequence: describe → dry_run (must be valid) → `wallet.agent_budget.guard.check` with
  * the dry run's `estimated_cost.amount_max` → invoke with an idempotency key, only when the check
  * `succeeded` and `result.allowed` is true. All steps use the version describe resolved.
@@ -44,13 +60,7 @@ export async function runPaidCapability<Id extends CapabilityId>(
   const description = await client.describe(id, { ...call, ...(version === undefined ? {} : { version }) });
   const pinned = { ...call, version: description.version };
   const dryRun = await client.dryRun(id, params, pinned);
-  if (!dryRun.valid) {
-    throw new DryRunInvalidError({
-      capabilityId: id,
-      violations: dryRun.violations ?? [],
-      auditId: dryRun.audit_id,
-    });
-  }
+  requireValidDryRun(id, dryRun);
   // Without an estimate, the catalog price per invoke is the best upper bound the gateway has published.
   const estimatedCostCredits = dryRun.estimated_cost?.amount_max ?? Number(description.cost_credits);
   const budget = await client.invoke(

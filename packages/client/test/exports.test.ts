@@ -13,6 +13,7 @@ it('exports exactly these runtime values', () => {
     'GatewayError',
     'HandOverToHumanError',
     'InvocationTimeoutError',
+    'QuoteNotIssuedError',
     'RegistrationReplayedError',
     'createClient',
     'newIdempotencyKey',

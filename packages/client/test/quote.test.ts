@@ -3,7 +3,7 @@
  * `invoke(..., { quote })` sends it as the `Agw-Quote` header, leaving the spec's body as it is.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, DryRunInvalidError, type GatewayClient } from '../src/index.js';
+import { createClient, DryRunInvalidError, type GatewayClient, QuoteNotIssuedError } from '../src/index.js';
 import { FakeGateway } from './fake-gateway.js';
 import { INSTALLATION_KEY, succeeded } from './fixtures.js';
 
@@ -70,5 +70,24 @@ describe('quote', () => {
     const thrown = await client.quote('billing.document.pdf', { document_id: 'd' }).catch((error) => error);
     expect(DryRunInvalidError.isDryRunInvalidError(thrown)).toBe(true);
     expect(thrown.violations).toEqual([violation]);
+  });
+
+  it('a valid dry run without a quote throws QuoteNotIssuedError, not DryRunInvalidError', async () => {
+    gateway.on('POST', '/mcp/dry_run', {
+      status: 200,
+      body: dryRun({
+        valid: true,
+        violations: [],
+        estimated_cost: { amount_max: 0.05, currency: 'credits' },
+      }),
+    });
+    const thrown = await client.quote('billing.document.pdf', { document_id: 'd' }).catch((error) => error);
+    expect(QuoteNotIssuedError.isQuoteNotIssuedError(thrown)).toBe(true);
+    expect(DryRunInvalidError.isDryRunInvalidError(thrown)).toBe(false);
+    expect(thrown).toMatchObject({
+      capabilityId: 'billing.document.pdf',
+      auditId: '7d7f1f0e-6c1a-4b9a-9f0e-1c2d3e4f5a6b',
+    });
+    expect(thrown.message).toContain('issued no quote');
   });
 });

@@ -187,15 +187,13 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       (await get<{ operator_keys: OperatorKey[] }>('/admin/operator-keys', call)).operator_keys,
     revokeOperatorKey: async (prefix, call) =>
       (await post<{ key: OperatorKey }>(`/admin/operator-keys/${segment(prefix)}/revoke`, {}, call)).key,
-    listInstallations: async (filter, call) => {
-      const query = new URLSearchParams();
-      if (filter?.status !== undefined) query.set('status', filter.status);
-      if (filter?.limit !== undefined) query.set('limit', String(filter.limit));
-      const text = query.toString();
-      const suffix = text === '' ? '' : `?${text}`;
-      return (await get<{ installations: AdminInstallation[] }>(`/admin/installations${suffix}`, call))
-        .installations;
-    },
+    listInstallations: async (filter, call) =>
+      (
+        await get<{ installations: AdminInstallation[] }>(
+          withQuery('/admin/installations', { status: filter?.status, limit: filter?.limit }),
+          call,
+        )
+      ).installations,
     getInstallation: async (id, call) =>
       (await get<{ installation: AdminInstallation }>(`/admin/installations/${segment(id)}`, call))
         .installation,
@@ -214,22 +212,16 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       post('/admin/mail-suppressions', reason === undefined ? { email } : { email, reason }, call),
     unsuppressMail: (email, call) => post('/admin/mail-suppressions/remove', { email }, call),
     listApprovals: async (filter, call) => {
-      const query = new URLSearchParams();
-      if (filter?.status !== undefined) query.set('status', filter.status);
-      if (filter?.organization !== undefined) query.set('organization', filter.organization);
-      if (filter?.limit !== undefined) query.set('limit', String(filter.limit));
-      const text = query.toString();
-      return (
-        await get<{ approvals: RunApproval[] }>(`/admin/approvals${text === '' ? '' : `?${text}`}`, call)
-      ).approvals;
+      const query = { status: filter?.status, organization: filter?.organization, limit: filter?.limit };
+      return (await get<{ approvals: RunApproval[] }>(withQuery('/admin/approvals', query), call)).approvals;
     },
     getApproval: async (id, call) =>
       (await get<{ approval: RunApprovalDetail }>(`/admin/approvals/${segment(id)}`, call)).approval,
     approveApproval: (id, call) => post(`/admin/approvals/${segment(id)}/approve`, {}, call),
     denyApproval: (id, reason, call) =>
       post(`/admin/approvals/${segment(id)}/deny`, reason === undefined ? {} : { reason }, call),
-    listOrganizations: (page, call) => get<OrganizationPage>(`/admin/organizations${pageQuery(page)}`, call),
-    listWallets: (page, call) => get<WalletPage>(`/admin/wallets${pageQuery(page)}`, call),
+    listOrganizations: (page, call) => get<OrganizationPage>(withQuery('/admin/organizations', page), call),
+    listWallets: (page, call) => get<WalletPage>(withQuery('/admin/wallets', page), call),
     getWallet: async (organizationId, call) =>
       (await get<{ wallet: Wallet }>(`/admin/wallets/${segment(organizationId)}`, call)).wallet,
     creditWallet: (organizationId, input, call) => {
@@ -247,29 +239,24 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
       (await get<{ policy: BudgetPolicy }>(`/admin/policies/${segment(organizationId)}`, call)).policy,
     setPolicy: (organizationId, patch, call) =>
       post(`/admin/policies/${segment(organizationId)}`, patch, call),
-    listAuditEvents: (filter, call) => {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(filter ?? {})) {
-        if (value !== undefined) query.set(name, String(value));
-      }
-      const text = query.toString();
-      return get<AuditEventPage>(`/admin/audit${text === '' ? '' : `?${text}`}`, call);
-    },
-    verifyAuditLog: (anchor, call) => {
-      const query =
-        anchor === undefined
-          ? ''
-          : `?${new URLSearchParams({ anchor_seq: String(anchor.seq), anchor_hash: anchor.hash })}`;
-      return get<AuditChainVerification>(`/admin/audit/verify${query}`, call);
-    },
+    listAuditEvents: (filter, call) => get<AuditEventPage>(withQuery('/admin/audit', filter), call),
+    verifyAuditLog: (anchor, call) =>
+      get<AuditChainVerification>(
+        withQuery('/admin/audit/verify', { anchor_seq: anchor?.seq, anchor_hash: anchor?.hash }),
+        call,
+      ),
   };
 }
 
-/** `?limit=…&cursor=…` of a list page, or nothing. */
-function pageQuery(page: { limit?: number; cursor?: string } | undefined): string {
+/**
+ * `path` with the given parameters (strings and numbers) as its query string; undefined ones are left
+ * out, and with none there is no `?`.
+ */
+function withQuery(path: string, params: object | undefined): string {
   const query = new URLSearchParams();
-  if (page?.limit !== undefined) query.set('limit', String(page.limit));
-  if (page?.cursor !== undefined) query.set('cursor', page.cursor);
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (value !== undefined) query.set(name, String(value));
+  }
   const text = query.toString();
-  return text === '' ? '' : `?${text}`;
+  return text === '' ? path : `${path}?${text}`;
 }
