@@ -26,23 +26,34 @@ export async function budgetRefusal(
 ): Promise<DenyDecision | undefined> {
   const now = ports.clock.now();
   const snapshot = options.snapshot ?? (await ports.wallet.getSnapshot(organizationId, now, options.unit));
-  const broken = brokenCaps(snapshot, estimate);
+  const broken = capsBrokenBy(snapshot, estimate);
   if (broken.length === 0) return undefined;
+  const details = capDetails(broken, estimate);
   const message = `This run (${formatCredits(estimate)} credits) would exceed the ${String(broken[0]?.cap)}.`;
-  const liftsAt = await capsLiftAt(ports, snapshot, broken, estimate, now, options.unit);
-  if (liftsAt === undefined) return deny('budget_exceeded', message, { details: broken });
+  const liftsAt = await capsLiftAt(ports, snapshot.organization_id, broken, estimate, now, options.unit);
+  if (liftsAt === undefined) return deny('budget_exceeded', message, { details });
   const retryAfterSeconds = Math.max(1, Math.ceil((liftsAt.getTime() - now.getTime()) / 1000));
   return deny('budget_exceeded', `${message} It lifts at ${liftsAt.toISOString()}.`, {
-    details: broken,
+    details,
     retryAfterSeconds,
     hint: `A budget cap resets at ${liftsAt.toISOString()}: retry after retry_after_seconds, or ask the operator to raise the cap.`,
   });
 }
 
-/** Every cap the estimate would break, with its limit and what was spent. */
+/** A cap the estimate would break: its limit and what its window has spent, in micro-credits. */
+interface BrokenCap {
+  readonly cap: string;
+  readonly limit: bigint;
+  readonly spent: bigint;
+}
+
+/** Every cap the estimate would break, with its limit and what was spent (the refusal's details). */
 export function brokenCaps(snapshot: WalletSnapshot, estimate: bigint): GuardDetail[] {
+  return capDetails(capsBrokenBy(snapshot, estimate), estimate);
+}
+
+function capsBrokenBy(snapshot: WalletSnapshot, estimate: bigint): BrokenCap[] {
   const { policy, spent } = snapshot;
-  const estimated_cost_credits = formatCredits(estimate);
   const checks: Array<{ cap: string; limit: string | null; spent: string }> = [
     { cap: 'balance', limit: snapshot.balance_credits, spent: '0' },
     { cap: 'task_cap', limit: policy.task_cap_credits, spent: '0' },
@@ -50,16 +61,23 @@ export function brokenCaps(snapshot: WalletSnapshot, estimate: bigint): GuardDet
     { cap: 'monthly_cap', limit: policy.monthly_cap_credits, spent: spent.month_credits },
     { cap: 'burn_rate_hourly_cap', limit: policy.burn_rate_hourly_cap_credits, spent: spent.hour_credits },
   ];
-  return checks
-    .filter(
-      (check) => check.limit !== null && parseCredits(check.spent) + estimate > parseCredits(check.limit),
-    )
-    .map((check) => ({
-      cap: check.cap,
-      limit_credits: check.limit,
-      spent_credits: check.spent,
-      estimated_cost_credits,
-    }));
+  const broken: BrokenCap[] = [];
+  for (const check of checks) {
+    if (check.limit === null) continue;
+    const cap = { cap: check.cap, limit: parseCredits(check.limit), spent: parseCredits(check.spent) };
+    if (cap.spent + estimate > cap.limit) broken.push(cap);
+  }
+  return broken;
+}
+
+function capDetails(broken: readonly BrokenCap[], estimate: bigint): GuardDetail[] {
+  const estimated_cost_credits = formatCredits(estimate);
+  return broken.map((cap) => ({
+    cap: cap.cap,
+    limit_credits: formatCredits(cap.limit),
+    spent_credits: formatCredits(cap.spent),
+    estimated_cost_credits,
+  }));
 }
 
 /**
@@ -69,25 +87,24 @@ export function brokenCaps(snapshot: WalletSnapshot, estimate: bigint): GuardDet
  */
 async function capsLiftAt(
   ports: BudgetPorts,
-  snapshot: WalletSnapshot,
-  broken: readonly GuardDetail[],
+  organizationId: string,
+  broken: readonly BrokenCap[],
   estimate: bigint,
   now: Date,
   unit: unknown,
 ): Promise<Date | undefined> {
   let latest = now;
-  for (const detail of broken) {
-    const limit = parseCredits(String(detail.limit_credits));
+  for (const { cap, limit, spent } of broken) {
     if (estimate > limit) return undefined;
     let liftsAt: Date | undefined;
-    if (detail.cap === 'daily_cap') {
+    if (cap === 'daily_cap') {
       liftsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-    } else if (detail.cap === 'monthly_cap') {
+    } else if (cap === 'monthly_cap') {
       liftsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-    } else if (detail.cap === 'burn_rate_hourly_cap') {
+    } else if (cap === 'burn_rate_hourly_cap') {
       // This much of the hour's spend must age out before the estimate fits under the cap again.
-      const excess = parseCredits(String(detail.spent_credits)) + estimate - limit;
-      liftsAt = await hourWindowReleases(ports, snapshot.organization_id, now, excess, unit);
+      const excess = spent + estimate - limit;
+      liftsAt = await hourWindowReleases(ports, organizationId, now, excess, unit);
     }
     if (liftsAt === undefined) return undefined;
     if (liftsAt > latest) latest = liftsAt;

@@ -36,15 +36,18 @@ export function createMemoryWallet(options: { readonly clock: Clock }): MemoryWa
   const policies = new Map<string, BudgetPolicy>();
   const chargedScopes = new Set<string>();
 
-  function spentSince(organizationId: string, since: number, until: number): string {
-    const micros = entries
+  /** The organization's charges from `since` to `until` (inclusive), as times and positive amounts. */
+  function chargesIn(organizationId: string, since: number, until: number) {
+    return entries
       .filter((entry) => entry.organization_id === organizationId && entry.kind === 'charge')
-      .filter((entry) => {
-        const at = Date.parse(entry.occurred_at);
-        return at >= since && at <= until;
-      })
-      .reduce((sum, entry) => sum - parseCredits(entry.amount_credits), 0n);
-    return formatCredits(micros);
+      .map((entry) => ({ at: Date.parse(entry.occurred_at), amount: -parseCredits(entry.amount_credits) }))
+      .filter((charge) => charge.at >= since && charge.at <= until);
+  }
+
+  function spentSince(organizationId: string, since: number, until: number): string {
+    return formatCredits(
+      chargesIn(organizationId, since, until).reduce((sum, charge) => sum + charge.amount, 0n),
+    );
   }
 
   return {
@@ -69,11 +72,7 @@ export function createMemoryWallet(options: { readonly clock: Clock }): MemoryWa
     hourSpendReleasedAt(organizationId, now, credits) {
       // A charge at t counts while t >= now - 1 h: it leaves the window 1 h and 1 ms after t.
       const at = now.getTime();
-      const charges = entries
-        .filter((entry) => entry.organization_id === organizationId && entry.kind === 'charge')
-        .map((entry) => ({ at: Date.parse(entry.occurred_at), amount: -parseCredits(entry.amount_credits) }))
-        .filter((charge) => charge.at >= at - 3_600_000 && charge.at <= at)
-        .sort((a, b) => a.at - b.at);
+      const charges = chargesIn(organizationId, at - 3_600_000, at).sort((a, b) => a.at - b.at);
       const needed = parseCredits(credits);
       let released = 0n;
       for (const charge of charges) {
