@@ -6,25 +6,17 @@
 // roll-up's included, divided by the requests answered). Needs initdb, nginx and pgbouncer.
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import {
-  behindPgbouncer,
-  freePort,
-  prepareRunDir,
-  startNginx,
-  startPgbouncer,
-  waitForPort,
-} from './fleet.mjs';
+import { behindPgbouncer, prepareRunDir, startNginx, startPgbouncer } from './fleet.mjs';
 import { scenarios } from './scenarios.mjs';
+import { adminQuery, freePort, startPostgres, startRedis } from './services.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const GATEWAYS = 3;
 const asRoot = process.getuid?.() === 0;
-const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
 
 /** Why the fleet cannot run here (a program missing), or undefined. */
 export function fleetMissing() {
@@ -39,24 +31,6 @@ export function fleetMissing() {
   const missing = ['nginx', 'pgbouncer', 'redis-server'].filter((program) => !have(program));
   if (!existsSync(join(PG_BIN, 'initdb'))) missing.push(join(PG_BIN, 'initdb'));
   return missing.length === 0 ? undefined : `needs ${missing.join(', ')} (scripts/ensure-test-tools.mjs)`;
-}
-
-const asPostgres = (command, args) =>
-  asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-
-function run(command, args) {
-  const [file, argv] = asPostgres(command, args);
-  execFileSync(file, argv, { stdio: 'ignore', timeout: 60_000 });
-}
-
-async function query(url, text) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 function spawnGateway(env, port) {
@@ -83,7 +57,7 @@ async function waitReady(url) {
 
 /** PostgreSQL's total execution time so far (ms) and statements run, over every statement. */
 async function executed(url) {
-  const [row] = await query(
+  const [row] = await adminQuery(
     url,
     'select coalesce(sum(total_exec_time), 0) as ms, coalesce(sum(calls), 0) as calls from pg_stat_statements',
   );
@@ -97,30 +71,23 @@ async function executed(url) {
 export async function measureFleet({ duration, connections }) {
   const dir = mkdtempSync(join(tmpdir(), 'agw-bench-fleet-'));
   const processes = [];
-  const data = join(dir, 'pg');
-  let pgStarted = false;
+  let postgres;
   try {
     if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), 0);
     await prepareRunDir(dir);
-    const pgPort = await freePort();
-    run(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-    run(join(PG_BIN, 'pg_ctl'), [
-      ...['-D', data, '-l', join(dir, 'pg.log'), '-w', '-t', '60', '-o'],
-      `-p ${pgPort} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100 -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all`,
-      'start',
-    ]);
-    pgStarted = true;
-    const pgUrl = `postgres://postgres@127.0.0.1:${pgPort}/postgres`;
-    await query(pgUrl, 'create extension pg_stat_statements');
-    const redisPort = await freePort();
-    const redis = spawn(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
-    );
-    processes.push(redis);
-    await waitForPort(redisPort, 'redis-server');
-    const bouncer = await startPgbouncer({ runDir: dir, pgPort, poolSize: 20 });
+    postgres = await startPostgres({
+      dir,
+      settings: {
+        max_connections: 100,
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track': 'all',
+      },
+    });
+    const pgUrl = postgres.url;
+    await adminQuery(pgUrl, 'create extension pg_stat_statements');
+    const redis = await startRedis();
+    processes.push(redis.child);
+    const bouncer = await startPgbouncer({ runDir: dir, pgPort: postgres.port, poolSize: 20 });
     processes.push(bouncer.child);
     const ports = [];
     for (let index = 0; index < GATEWAYS; index += 1) ports.push(await freePort());
@@ -128,7 +95,7 @@ export async function measureFleet({ duration, connections }) {
     processes.push(nginx.child);
     const env = {
       ...behindPgbouncer(bouncer.port),
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_URL: redis.url,
       DATA_DIR: join(dir, 'data'),
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
@@ -172,13 +139,7 @@ export async function measureFleet({ duration, connections }) {
   } finally {
     for (const child of processes.reverse()) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    if (pgStarted) {
-      try {
-        run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // already stopped
-      }
-    }
+    postgres?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,7 @@
 // Types of bench/fleet.mjs for its TypeScript user, the fleet test.
 import type { ChildProcess } from 'node:child_process';
 
-export function freePort(): Promise<number>;
-export function fillTemplate(name: string, values: Record<string, string>): Promise<string>;
-export function waitForPort(port: number, what: string): Promise<void>;
+export { freePort } from './services.mjs';
 export function prepareRunDir(runDir: string): Promise<void>;
 export function startPgbouncer(options: {
   runDir: string;

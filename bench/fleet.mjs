@@ -4,49 +4,21 @@
 // gateway behind that pgbouncer (1.18, Debian's) needs. Plain JavaScript so that both can import it.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort, waitForPort } from './services.mjs';
+
+export { freePort } from './services.mjs';
 
 const DEPLOY = new URL('../deploy/', import.meta.url);
 const asRoot = process.getuid?.() === 0;
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export async function freePort() {
-  const server = createServer();
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** `deploy/<name>` with each `${NAME}` replaced; a placeholder without a value is an error. */
-export async function fillTemplate(name, values) {
+async function fillTemplate(name, values) {
   const text = await readFile(new URL(name, DEPLOY), 'utf8');
   return text.replace(/\$\{([A-Z_]+)\}/g, (_, key) => {
     if (values[key] === undefined) throw new Error(`${name}: no value for \${${key}}`);
     return values[key];
   });
-}
-
-/** Resolves once something accepts connections on 127.0.0.1:`port` (bounded: 15 s). */
-export async function waitForPort(port, what) {
-  const deadline = performance.now() + 15_000;
-  while (performance.now() < deadline) {
-    const up = await new Promise((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${what} did not listen on ${port}`);
 }
 
 /** A foreground daemon, killed with this process; as root, run as `user` when given. */

@@ -20,7 +20,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +27,7 @@ import autocannon from 'autocannon';
 import { fleetMissing, measureFleet } from './fleet-bench.mjs';
 import { renderMarkdown } from './report.mjs';
 import { scenarios } from './scenarios.mjs';
+import { adminQuery } from './services.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -182,20 +182,6 @@ function startEcho() {
 
 // 'standard' is `agw serve`; 'padded' the same build with 10 000 synthetic capabilities in its catalog.
 const entries = { standard: ['apps/cli/dist/bin.js', 'serve'], padded: ['bench/padded-gateway.mjs'] };
-
-// pg comes from the gateway's dependencies (the bench has none of its own besides autocannon).
-const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
-
-/** Runs one statement on the server of `url` (database administration: create/drop). */
-async function adminQuery(url, sql) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * A fresh database per gateway start on PostgreSQL, so the gateway's first start writes

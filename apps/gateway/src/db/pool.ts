@@ -243,9 +243,9 @@ function pglitePort(thread: PGliteThread): TransactionSql {
 
 /**
  * `run()`'s statement (`text`, `name`), its duration told to `hooks` (no clock read when nobody
- * listens), in its span when tracing is on.
+ * listens), in its span when tracing is on. Exported for bench/metrics-hooks.mjs, which measures it.
  */
-function timed<T>(hooks: PoolHooks, send: () => Promise<T>, text: string, name?: string): Promise<T> {
+export function timed<T>(hooks: PoolHooks, send: () => Promise<T>, text: string, name?: string): Promise<T> {
   const { span } = hooks;
   const run = span === undefined ? send : () => span(text, name, send);
   const observe = hooks.statement;
