@@ -43,7 +43,7 @@ export function mainBinaryField(result: unknown, fields: readonly BinaryField[])
 }
 
 /** A byte count for people: `812 B`, `35.2 KB`, `1.4 MB` (1 KB = 1024 bytes). */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
