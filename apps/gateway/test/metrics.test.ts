@@ -3,6 +3,7 @@
 // template, the handler's and the statements' latency, the machinery's backlogs and Node's own metrics;
 // labels hold catalog ids, codes and templates only. The main port has no /metrics: an agent's key reads
 // nothing there.
+import { sealAuditChain } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -12,7 +13,8 @@ import { sampleOf } from './helpers/prometheus-text.js';
 const paid = demoCapability({ id: 'demo.metrics.paid', cost_credits: '0.5' }, async () => ({ ok: true }));
 const gateway = useGateway({
   ...withCapabilities(paid),
-  env: { METRICS_PORT: '0', ANALYTICS_EVENTS_PER_MINUTE: '1' },
+  // The sealer waits (its longest interval) until a test seals: the audit backlog stays put meanwhile.
+  env: { METRICS_PORT: '0', ANALYTICS_EVENTS_PER_MINUTE: '1', AUDIT_SEAL_INTERVAL_MS: '60000' },
 });
 
 async function call(tool: 'invoke' | 'dry_run', key: string, body: object) {
@@ -110,6 +112,29 @@ describe('GET /metrics on METRICS_PORT', () => {
     }
     // Onboarding queued owner mails (the dev mailbox sends them soon after).
     expect(text).not.toContain('agw_metrics_backlog_failures_total 1');
+  });
+
+  it('counts the audit rows the sealer has yet to chain and the age of the oldest, 0 once sealed', async () => {
+    const { key } = await approvedInstallation(gateway);
+    expect((await call('invoke', key, { id: 'core.org.current.get', params: {} })).status).toBe(200);
+    const waiting = await scrape();
+    expect(sampleOf(waiting, 'agw_audit_unsealed_rows', {})).toBeGreaterThanOrEqual(1);
+    expect(sampleOf(waiting, 'agw_audit_sealer_lag_seconds', {})).toBeGreaterThan(0);
+
+    // Polled: scrapes close together share one reading, and background work may write another row.
+    await expect
+      .poll(
+        async () => {
+          await sealAuditChain(gateway.knex);
+          const sealed = await scrape();
+          return [
+            sampleOf(sealed, 'agw_audit_unsealed_rows', {}),
+            sampleOf(sealed, 'agw_audit_sealer_lag_seconds', {}),
+          ];
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual([0, 0]);
   });
 
   it('answers anything but GET /metrics with the error envelope', async () => {

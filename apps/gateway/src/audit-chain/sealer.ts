@@ -38,31 +38,50 @@ export async function sealAuditChain(knex: Knex): Promise<number> {
   return sealed;
 }
 
-// The rows queued before the txid column existed; the queue only drains now.
+/**
+ * The last sealing snapshot's xmax and in-progress ids, as text: the parameters of
+ * {@link unsealedAuditRows}. Read in a statement of their own: as parameters they let the planner use the
+ * txid index (values from a subquery would not).
+ */
+export const SEAL_MARK_SQL = `select pg_snapshot_xmax(snapshot)::text as xmax,
+       array(select pg_snapshot_xip(snapshot))::text as xip
+  from audit_seal_mark`;
+
+/**
+ * The `audit_events e` rows the sealer has yet to chain, the sealer's own predicate (the metrics' backlog
+ * gauges count with it too): not visible in the last sealing snapshot (`xmax`, `xip`: the SQL of its xmax
+ * as `xid8` and its in-progress ids as `xid8[]`, e.g. parameters read with {@link SEAL_MARK_SQL}) and
+ * without a chain entry (a batch cut at the limit leaves the mark where it was); each candidate probes
+ * the chain's index (OFFSET 0 keeps the probe per row: a hash anti-join would read the whole chain).
+ * Rows queued before the txid column existed are in {@link LEGACY_UNSEALED_SQL}.
+ */
+export function unsealedAuditRows(xmax: string, xip: string): string {
+  return `(e.txid >= ${xmax} or e.txid = any (${xip}))
+         and not exists (select 1 from audit_chain c where c.event_id = e.id offset 0)`;
+}
+
+/** The rows queued before the txid column existed (`audit_events e`); the queue only drains now. */
+export const LEGACY_UNSEALED_SQL = `audit_unsealed u join audit_events e on e.id = u.event_id
+  where not exists (select 1 from audit_chain c where c.event_id = u.event_id)`;
+
+// The mark is read in the statement that takes the lock.
+const LOCK_SQL = `select pg_try_advisory_xact_lock(hashtext('agw.audit_chain:' || current_schema())) as locked,
+       ${utcMicros('now()')} as sealed_at, mark.xmax, mark.xip
+  from (select 1) as one left join (${SEAL_MARK_SQL}) as mark on true`;
+
 const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
-   from audit_unsealed u join audit_events e on e.id = u.event_id
-  where not exists (select 1 from audit_chain c where c.event_id = u.event_id)
+   from ${LEGACY_UNSEALED_SQL}
   order by e.occurred_at, e.id
   limit ?`;
 
-// The mark's xmax and in-progress ids, read with the lock: as parameters they let the planner use the
-// txid index (values from a subquery would not).
-const LOCK_SQL = `select pg_try_advisory_xact_lock(hashtext('agw.audit_chain:' || current_schema())) as locked,
-       ${utcMicros('now()')} as sealed_at,
-       (select pg_snapshot_xmax(snapshot)::text from audit_seal_mark) as xmax,
-       (select array(select pg_snapshot_xip(snapshot))::text from audit_seal_mark) as xip`;
-
-// This statement's snapshot, and the rows it sees that the mark's did not ($1 xmax, $2 in-progress ids),
-// without a chain entry (a batch cut at the limit leaves the mark where it was); each candidate probes
-// the chain's index (OFFSET 0 keeps the probe per row: a hash anti-join would read the whole chain).
-// Always one row: the snapshot.
+// This statement's snapshot, and the rows it sees that the mark's did not (parameters: the mark's xmax
+// and in-progress ids). Always one row: the snapshot.
 const PENDING_SQL = `select pg_current_snapshot()::text as snapshot, e.*
     from (select 1) as one
     left join lateral (
       select ${EVENT_COLUMNS_SQL}
         from audit_events e
-       where (e.txid >= ?::xid8 or e.txid = any (?::xid8[]))
-         and not exists (select 1 from audit_chain c where c.event_id = e.id offset 0)
+       where ${unsealedAuditRows('?::xid8', '?::xid8[]')}
        order by e.txid, e.occurred_at, e.id
        limit ?) as e on true`;
 

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
+import { LEGACY_UNSEALED_SQL, SEAL_MARK_SQL, unsealedAuditRows } from '../audit-chain/sealer.js';
 import { withTimeout } from '../checks/with-timeout.js';
 import type { SqlPool } from '../db/pool.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
@@ -21,17 +22,24 @@ const BACKLOG_TIMEOUT_MS = 2000;
 const BACKLOG_REUSE_MS = 500;
 
 /**
- * One statement for every backlog, each part on an index (the audit queue's primary key, the outbox's
- * status index, the jobs' partial indexes), each count capped at COUNT_CAP rows. Ages in seconds, 0
- * when nothing waits. A job's age counts from when it became due (`available_at`: a retry's back-off
- * is not lag).
+ * One statement for every backlog, each part on an index (the sealer's txid index and the legacy queue's
+ * primary key, the outbox's status index, the jobs' partial indexes), each count capped at COUNT_CAP
+ * rows. Ages in seconds, 0 when nothing waits. The audit rows waiting are those the sealer would chain
+ * ($1, $2: the last sealing snapshot's xmax and in-progress ids, read by SEAL_MARK_SQL). A job's age
+ * counts from when it became due (`available_at`: a retry's back-off is not lag).
  */
 const BACKLOG_SQL = `
+with unsealed as (
+  select occurred_at from (
+    (select e.occurred_at from ${LEGACY_UNSEALED_SQL} limit ${COUNT_CAP})
+    union all
+    (select e.occurred_at from audit_events e where ${unsealedAuditRows('$1::xid8', '$2::xid8[]')}
+      limit ${COUNT_CAP})
+  ) q limit ${COUNT_CAP})
 select
-  (select count(*) from (select 1 from audit_unsealed limit ${COUNT_CAP}) q)::int as audit_unsealed,
-  (select coalesce(extract(epoch from now() - min(e.occurred_at)), 0)::float8
-     from (select event_id from audit_unsealed limit ${COUNT_CAP}) u
-     join audit_events e on e.id = u.event_id) as sealer_lag,
+  (select count(*) from unsealed)::int as audit_unsealed,
+  (select greatest(coalesce(extract(epoch from now() - min(occurred_at)), 0), 0)::float8 from unsealed)
+    as sealer_lag,
   (select count(*) from (select 1 from mail_outbox where status = 'queued' limit ${COUNT_CAP}) q)::int
     as outbox_queued,
   (select count(*) from (select 1 from mail_outbox where status = 'failed' limit ${COUNT_CAP}) q)::int
@@ -106,7 +114,7 @@ function registerBacklog(metrics: GatewayMetrics, sources: MachinerySources): vo
   let previous: Backlog | undefined;
   const read = (): Promise<Backlog | undefined> => {
     if (last !== undefined && Date.now() - last.at < BACKLOG_REUSE_MS) return last.read;
-    const answer = sources.pool.query<Backlog>(BACKLOG_SQL).then((result) => result.rows[0]);
+    const answer = readBacklog(sources.pool);
     const reading = withTimeout(answer, BACKLOG_TIMEOUT_MS, undefined).then((backlog) => {
       if (backlog === undefined) failures.inc();
       else previous = backlog;
@@ -157,6 +165,12 @@ function registerBacklog(metrics: GatewayMetrics, sources: MachinerySources): vo
     'How long the oldest due queued job has waited for a worker; 0 when none waits',
     (b) => b.jobs_oldest,
   );
+}
+
+async function readBacklog(pool: SqlPool): Promise<Backlog | undefined> {
+  const mark = (await pool.query<{ xmax: string | null; xip: string | null }>(SEAL_MARK_SQL)).rows[0];
+  const result = await pool.query<Backlog>(BACKLOG_SQL, [mark?.xmax ?? null, mark?.xip ?? null]);
+  return result.rows[0];
 }
 
 /** `agw_<domain>_<name>` for each number a domain reports: a counter for `_total`, else a gauge. */
