@@ -90,7 +90,7 @@ ${invoke(b, '{"id":"billing.payment.record","params":{"document_id":"$INVOICE_ID
 
 10. Check: status \`paid\`, balance 0, the payment listed.
 
-${invoke(b, '{"id":"billing.document.read","params":{"document_id":"$INVOICE_ID"}}', '200')}
+${invoke(b, '{"id":"billing.document.read","params":{"document_id":"$INVOICE_ID"}}', '200 · $STATUS = result.document.status · $BALANCE = result.document.balance')}
 
 What is still open: billing.document.list with {"open_filter":"open"}. An overdue open invoice gets the
 next reminder level with billing.reminder.create. A mistake on an issued invoice is corrected with a

@@ -95,6 +95,11 @@ async function walk(
       const answer = await response.text();
       expect(response.status, `${label}\n${answer}`).toBe(step.status);
       const json = response.headers.get('content-type')?.includes('json') ? JSON.parse(answer) : undefined;
+      // A token the operator approved is spent, not asked about again: 200 alone would let an
+      // unapproved token pass.
+      if (body?.includes('"approval_token"')) {
+        expect(json?.status, `${label}: the approved token ran\n${answer}`).not.toBe('pending_approval');
+      }
       for (const [name, path] of step.bindings) {
         values[name] = pick(json, path);
         expect(values[name], `${label}: ${name} = ${path}\n${answer}`).toBeDefined();
@@ -116,6 +121,8 @@ describe('/llms.txt walk-throughs run as written', () => {
       (await readDevMailbox(gateway.dataDir)).find((m) => m.to.includes('ap@muster.example')),
     );
     expect(mail.subject).toContain(String(values.NUMBER));
+    expect(values.STATUS).toBe('paid');
+    expect(values.BALANCE).toBe(0);
   }, 120_000);
 
   it('calendar: hours, a link, its page, a booking, the booking listed', async () => {
