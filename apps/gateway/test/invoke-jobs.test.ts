@@ -281,8 +281,8 @@ describe('a job across a gateway restart', () => {
       idempotency_key: idem(),
     });
     // What a process that crashed mid-run leaves behind: its claim committed, its run rolled back. The
-    // lease outlasts this gateway's drained close and the next one's start (seconds on a loaded machine),
-    // so the next gateway meets it unexpired.
+    // lease is an hour long, so the next gateway meets it unexpired however slow the restart; the test
+    // expires it itself below.
     await gateway
       .knex('invoke_jobs')
       .where({ id: leased.json.poll.job_id })
@@ -290,7 +290,7 @@ describe('a job across a gateway restart', () => {
         status: 'running',
         attempts: 1,
         lease_owner: 'worker:crashed',
-        lease_expires_at: gateway.knex.raw("now() + interval '10 seconds'"),
+        lease_expires_at: gateway.knex.raw("now() + interval '1 hour'"),
       });
     // Accepting charges nothing: the charge comes with the result.
     expect(await balanceOf(gateway.knex, organizationId)).toBe('10.00');
@@ -306,6 +306,11 @@ describe('a job across a gateway restart', () => {
     expect(stillLeased.json).toMatchObject({ status: 'accepted', poll: { job_status: 'running' } });
     expect(runs.get(leasedLabel)).toBeUndefined();
 
+    // The dead process's lease runs out: the next poll takes the job over.
+    await gateway
+      .knex('invoke_jobs')
+      .where({ id: leased.json.poll.job_id })
+      .update({ lease_expires_at: gateway.knex.raw("now() - interval '1 second'") });
     const recovered = await settled(client, key, leased.json.poll.url);
     expect(recovered.json).toMatchObject({ status: 'succeeded', result: { label: leasedLabel } });
     expect(runs.get(queuedLabel)).toBe(1);
