@@ -78,6 +78,7 @@ async function runDigest(): Promise<number> {
     recipients: OPERATORS,
     digestSeconds: DIGEST_SECONDS,
     publicBaseUrl: gateway.url,
+    logger,
     now: () => new Date(Date.now() + (DIGEST_SECONDS + 1) * 1000),
   });
   const listed = await notices.digest();
@@ -161,4 +162,25 @@ describe('run approvals', () => {
     // Nothing left: the next tick sends nothing.
     expect(await runDigest()).toBe(0);
   });
+
+  // PostgreSQL only: PGlite's one session cannot hold the lock while the gateway works.
+  it.skipIf(process.env.DATABASE_URL === undefined)(
+    'a new approval never waits on another instance deciding a mail: its notice goes to the digest',
+    async () => {
+      await ageLastMail();
+      const before = operatorMails().length;
+      await gateway.knex.transaction(async (trx) => {
+        // Another instance deciding an operator mail right now.
+        await trx.raw("select pg_advisory_xact_lock(hashtext('agw.operator-notices'))");
+        const answer = await client.post(
+          '/mcp/invoke',
+          { id: 'demo.vault.open', params: { door: 'while-locked' } },
+          { idem: null, key: installationKey },
+        );
+        expect(answer.json.status).toBe('pending_approval');
+      });
+      expect(operatorMails()).toHaveLength(before);
+      expect(await runDigest()).toBe(1);
+    },
+  );
 });

@@ -9,6 +9,7 @@ import { authenticateKey } from '../keys/authenticate.js';
 import { issueKey, KEY_TTL_SECONDS } from '../keys/issue-key.js';
 import { agentCodeMail, ownerCodeMail } from '../mail/messages.js';
 import { stageMail } from '../mail/outbox.js';
+import type { NewNotice } from '../operator-notices/notices.js';
 import { issueOtp } from '../otp/otp-service.js';
 import { type AccessContext, accessRoutes, type Caller } from './context.js';
 import type { AccessServices } from './services.js';
@@ -134,13 +135,12 @@ export async function createOrganization(
           extraction: buildOtpExtraction(correlationId),
         };
       }
-      staged.push(
-        ...(await services.notices.record(sqlOfKnex(trx), {
-          kind: 'installation',
-          subjectId: installation.id,
-          summary: `${app.name} (${app.slug}) for the new organization ${organization.name}, owner ${app.owner_email}`,
-        })),
-      );
+      const notice: NewNotice = {
+        kind: 'installation',
+        subjectId: installation.id,
+        summary: `${app.name} (${app.slug}) for the new organization ${organization.name}, owner ${app.owner_email}`,
+      };
+      await services.notices.record(sqlOfKnex(trx), notice);
       caller.organizationId = organization.id;
       caller.installationId = installation.id;
       const response: OrganizationsResponse = {
@@ -165,6 +165,8 @@ export async function createOrganization(
         },
         afterCommit: () => {
           for (const id of staged) services.outbox.dispatch(id);
+          // Never rejects (logs a failure; the digest mails the notice then).
+          void services.notices.announce(notice);
         },
       };
     },

@@ -54,6 +54,7 @@ export function createAccessServices(options: AccessServicesOptions): AccessServ
     recipients: config.operatorEmails ?? [],
     digestSeconds: config.operatorDigestSeconds ?? DEFAULT_DIGEST_SECONDS,
     publicBaseUrl: config.publicBaseUrl,
+    logger,
   });
   let timer: NodeJS.Timeout | undefined;
   return {

@@ -5,7 +5,7 @@ import { sqlPoolOf } from '../db/pool.js';
 import { transactionOnPool } from '../db/pool-transaction.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { toIso } from '../keys/key-store.js';
-import type { OperatorNotices } from '../operator-notices/notices.js';
+import type { NewNotice, OperatorNotices } from '../operator-notices/notices.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 interface ApprovalRow extends Omit<ApprovalRecord, 'created_at' | 'expires_at' | 'consumed_at'> {
@@ -84,7 +84,7 @@ const CONSUME = {
  * guard runs before a run's transaction (src/meta-tools/invoke.ts), never inside one.
  *
  * With `notices` enabled (OPERATOR_EMAIL), a newly created approval (not a renewed one) is recorded as
- * an operator notice in the same transaction, its mail staged there and sent after the commit.
+ * an operator notice in the same transaction and announced after the commit.
  */
 export function createKnexApprovalStore(
   knex: Knex,
@@ -96,7 +96,7 @@ export function createKnexApprovalStore(
   const sqlOf = (unit: unknown) => unitOf(unit)?.sql ?? pool;
   return {
     create: async (approval) => {
-      let staged: string[] = [];
+      let notice: NewNotice | undefined;
       // Two round trips: BEGIN + the lock; the renew-or-create + COMMIT (then the notice, if any).
       const record = await transactionOnPool(knex, async ({ sql, committing }) => {
         const run = `${approval.installation_id}:${approval.capability_id}:${approval.capability_version}:${approval.params_hash}`;
@@ -122,15 +122,16 @@ export function createKnexApprovalStore(
         );
         const row = rows[0] as ApprovalRow & { created: boolean };
         if (notices?.enabled && row.created) {
-          staged = await notices.record(sql, {
+          notice = {
             kind: 'approval',
             subjectId: row.approval_id,
             summary: `${row.capability_id}@${row.capability_version}: ${row.reason}`,
-          });
+          };
+          await notices.record(sql, notice);
         }
         return toRecord(row);
       });
-      notices?.dispatch(staged);
+      if (notice !== undefined) await notices?.announce(notice);
       return record;
     },
     async findByTokenHash(tokenHash, unit) {
