@@ -261,11 +261,23 @@ describe('a preflight cannot write', () => {
     expect(await gateway.knex('billing_accounts').where({ id })).toEqual([]);
   });
 
-  it('takes no document number (nextval-like counters and row locks are refused too)', async () => {
+  it('takes no number: nextval and row locks are refused too', async () => {
     const locking = runReadOnlyRolledBack(gateway.knex, organizationId, (sql) =>
       sql.query('select id from billing_documents where organization_id = $1 for update', [organizationId]),
     );
     await expect(locking).rejects.toMatchObject({ code: '25006' });
+    // The schema numbers documents with counter rows, not sequences: a sequence the runtime role may
+    // advance stands for one a domain might add.
+    const sequence = `preflight_probe_${randomUUID().replaceAll('-', '')}`;
+    await gateway.knex.raw(`create sequence ${sequence}`);
+    await gateway.knex.raw(`grant usage, update on sequence ${sequence} to agw_runtime`);
+    const numbering = runReadOnlyRolledBack(gateway.knex, organizationId, (sql) =>
+      sql.query(`select nextval('${sequence}')`, []),
+    );
+    await expect(numbering).rejects.toMatchObject({ code: '25006' });
+    const [after] = (await gateway.knex.raw(`select last_value, is_called from ${sequence}`)).rows;
+    expect(after).toMatchObject({ is_called: false });
+    expect(Number(after.last_value)).toBe(1);
   });
 });
 
