@@ -12,6 +12,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardOrder } from '@agw/guard';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOtelTracing } from '../src/tracing/otel.js';
 import { tracingRequested } from '../src/tracing/start.js';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
@@ -222,6 +223,19 @@ describe('when tracing is on', () => {
         OTEL_TRACES_EXPORTER: 'none',
       }),
     ).toBe(false);
+  });
+});
+
+describe('the tracing start log line', () => {
+  it('names the OTLP endpoint without the credentials its URL carries', async () => {
+    const log = captureLog();
+    const tracing = startOtelTracing(log.logger, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://agw:s3cret-token@collector.example.com:4318',
+    });
+    await tracing.shutdown();
+    const line = log.entries().find((entry) => entry.msg === 'OpenTelemetry tracing on');
+    expect(line?.endpoint).toBe('https://agw:***@collector.example.com:4318/');
+    expect(log.text()).not.toContain('s3cret-token');
   });
 });
 

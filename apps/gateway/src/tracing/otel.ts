@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import { NodeSDK, resources } from '@opentelemetry/sdk-node';
+import { redactUrl } from '../config.js';
 import type { Logger } from '../logger.js';
 import { GATEWAY_VERSION } from '../version.js';
 import { createSpans } from './spans.js';
@@ -30,9 +31,11 @@ export function startOtelTracing(logger: Logger, env: NodeJS.ProcessEnv): Tracin
     });
     sdk.start();
     running = { sdk, users: 0 };
+    const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
     logger.info(
       {
-        endpoint: env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT,
+        // A collector URL may carry its credentials (user:token@).
+        endpoint: endpoint === undefined ? undefined : redactUrl(endpoint),
         protocol:
           env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
         sampler: env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
