@@ -78,6 +78,19 @@ const invokeBody = (label: string) => ({
   params: { label },
   idempotency_key: `quote-test-${label}-${Math.random().toString(36).slice(2)}`,
 });
+/** The codec of the gateway under test: its secret, so its quotes verify. */
+async function gatewayCodec() {
+  const secret = Buffer.from((await readFile(join(gateway.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
+  return createQuoteCodec(new SecretBox(secret), 900);
+}
+
+/** `quote` with one character in the middle of its MAC changed (a full 6 bits, never the same MAC). */
+function alteredMac(quote: string): string {
+  const at = quote.lastIndexOf('.') + 11;
+  const changed = quote[at] === 'A' ? 'B' : 'A';
+  return `${quote.slice(0, at)}${changed}${quote.slice(at + 1)}`;
+}
+
 const balance = async () =>
   (await readWalletSnapshot(gateway.knex, organizationId, new Date())).balance_credits;
 
@@ -114,8 +127,7 @@ describe('a quote invoke honours (HTTP)', () => {
   });
 
   it('an expired quote is refused', async () => {
-    const secret = Buffer.from((await readFile(join(gateway.dataDir, 'secret.key'), 'utf8')).trim(), 'hex');
-    const codec = createQuoteCodec(new SecretBox(secret), 900);
+    const codec = await gatewayCodec();
     const { quote } = codec.issue(
       {
         installationId,
@@ -128,6 +140,24 @@ describe('a quote invoke honours (HTTP)', () => {
       new Date(Date.now() - 3_600_000),
     );
     await expectRefusedBeforeRunning(post('invoke', invokeBody('d'), { 'Agw-Quote': quote }));
+  });
+
+  it('a quote whose ceiling is below the price is refused', async () => {
+    // Signed by the gateway and right in every other term: only its ceiling (0.4) is under the 0.5 price.
+    const codec = await gatewayCodec();
+    const { quote } = codec.issue(
+      {
+        installationId,
+        capabilityId: stamp.contract.id,
+        version: stamp.contract.version,
+        paramsHash: hashParams({ label: 'ceiling' }),
+        amountMaxCredits: '0.4',
+      },
+      new Date(),
+    );
+    const answer = post('invoke', invokeBody('ceiling'), { 'Agw-Quote': quote });
+    await expectRefusedBeforeRunning(answer);
+    expect((await answer).body.error?.message).toContain("above the quote's ceiling of 0.4 credits");
   });
 
   it('a forged or altered quote is refused', async () => {
@@ -178,7 +208,7 @@ describe('a quote invoke honours (MCP)', () => {
     const changed = await call('h', quote);
     expect(changed.isError).toBe(true);
     expect(changed.structuredContent).toMatchObject({ error: { code: 'quote_invalid' } });
-    const forged = await call('g', `${quote.slice(0, -2)}AA`);
+    const forged = await call('g', alteredMac(quote));
     expect(forged.structuredContent).toMatchObject({ error: { code: 'quote_invalid' } });
     expect(runs).toBe(runsBefore);
   });
