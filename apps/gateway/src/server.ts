@@ -31,7 +31,10 @@ import type { Tracing } from './tracing/tracing.js';
 export interface StartOptions {
   /** The logger to use; one is created from config.logLevel when omitted. */
   readonly logger?: Logger;
-  /** How long close() waits for in-flight requests before cutting connections (default SHUTDOWN_GRACE_MS). */
+  /**
+   * How long close() waits for in-flight requests before cutting connections, and then for the
+   * background work before closing the database under it (default SHUTDOWN_GRACE_MS).
+   */
   readonly shutdownTimeoutMs?: number;
   /** See {@link AppDependencies.extendRouter}; for tests and embedding. */
   readonly extendRouter?: AppDependencies['extendRouter'];
@@ -60,8 +63,8 @@ export interface GatewayHandle {
   /**
    * The ordered shutdown: `/health/ready` answers 503, the server stops accepting, in-flight requests
    * finish (bounded by shutdownTimeoutMs) with `Connection: close`, the job worker finishes its job and
-   * claims no other, the domains, audit sealer and mail outbox flush, then the database and Redis
-   * close. Safe to call twice.
+   * claims no other, the domains, audit sealer and mail outbox flush (bounded by shutdownTimeoutMs
+   * again), then the database and Redis close. Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -249,18 +252,43 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
     logger.warn({ timeout_ms: timeoutMs }, 'in-flight requests did not finish in time; connections cut');
   }
   // The job in progress finishes and commits (its audit rows are sealed next); no new job is claimed.
-  await jobs?.stop();
-  // Their last flush (buffered events, say) lands before the sealer's last run and the database close.
-  await domains?.stop();
-  // After the last request, before the database closes: seals the rows the last requests wrote.
-  await sealer?.stop();
-  await rollup?.stop();
-  await access?.stop();
+  // The domains' last flush (buffered events, say) lands before the sealer's last run and the database
+  // close; the sealer seals the rows the last requests wrote. All of it gets as long again as the
+  // requests did: past that, the steps left are only started (their timers stop), not waited for, and
+  // the database closes under them. A stuck job or mail never holds close() (or an embedding process).
+  const steps = [jobs, domains, sealer, rollup, access];
+  const deadline = Date.now() + timeoutMs;
+  let cut = false;
+  for (const step of steps) {
+    const stopping = step?.stop() ?? Promise.resolve();
+    if (cut) {
+      stopping.catch((error: unknown) => logger.warn({ err: error }, 'background work failed after the cut'));
+    } else if (!(await settlesWithin(stopping, deadline - Date.now()))) {
+      cut = true;
+      logger.warn({ timeout_ms: timeoutMs }, 'background work did not stop in time; closing under it');
+      stopping.catch((error: unknown) => logger.warn({ err: error }, 'background work failed after the cut'));
+    }
+  }
   if (redis) await closeRedis(redis);
   await database.close();
   // The spans of the last requests are exported before the process may exit.
   await tracing?.shutdown();
   logger.info('Agent Gateway stopped');
+}
+
+/** True once `promise` resolved within `milliseconds`, false when it is still pending then (its rejection passes). */
+async function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(milliseconds, 0));
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

@@ -1,6 +1,7 @@
 // The server lifecycle: data written before a stop is there after a start on the same DATA_DIR (or
 // database), and close() lets an in-flight request finish while refusing new connections.
 import { connect, createServer as createTcpServer } from 'node:net';
+import type { CapabilityDomain } from '@agw/capabilities';
 import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
@@ -85,6 +86,24 @@ describe('gateway lifecycle', () => {
     expect(await response.json()).toEqual({ finished: true });
     await closing;
     expect(closed).toBe(true);
+  });
+
+  it('bounds the background work on close(): a domain whose stop never ends does not hold it', async () => {
+    const log = captureLog();
+    const stuck: CapabilityDomain = {
+      name: 'stuck',
+      handlers: [],
+      migrations: [],
+      start: () => ({ stop: () => new Promise<void>(() => {}) }),
+    };
+    const gateway = await startGateway(loadConfig(environment.env), {
+      logger: log.logger,
+      shutdownTimeoutMs: 200,
+      domains: [stuck],
+    });
+    await gateway.close();
+    expect(log.text()).toContain('background work did not stop in time');
+    expect(log.text()).toContain('Agent Gateway stopped');
   });
 
   it('starts with Redis unreachable and reports it down (degraded, 503); checks SMTP by its greeting', async () => {
