@@ -15,6 +15,7 @@ import { createConsole } from './migrations/20261201000000-console.js';
 import { auditSealByTransaction } from './migrations/20261202000000-audit-seal-by-transaction.js';
 import { auditSealSnapshot } from './migrations/20261202010000-audit-seal-snapshot.js';
 import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
+import { consolePaging } from './migrations/20261204000000-console-paging.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -44,6 +45,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   auditSealByTransaction,
   auditSealSnapshot,
   operatorNotices,
+  consolePaging,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */
