@@ -2,6 +2,7 @@ import { type CapabilityHandler, capabilityHandlers } from '@agw/capabilities';
 import { Router } from '@koa/router';
 import type { Redis } from 'ioredis';
 import Koa from 'koa';
+import { approvalFacts } from './admin/approval-details.js';
 import type { GatewayConfig } from './config.js';
 import { registerConsoleRoutes } from './console/routes.js';
 import type { Database } from './db/knex.js';
@@ -110,17 +111,15 @@ export function createApp(dependencies: AppDependencies): GatewayApp {
     services: access,
     bodyLimitBytes: config.bodyLimitBytes,
   });
-  registerAdminRoutes(router, {
-    knex: database.knex,
-    bodyLimitBytes: config.bodyLimitBytes,
-    facts: { box: access.box, catalog, handlers },
-  });
+  // The approvals' capability facts, for the admin API and the console alike.
+  const facts = approvalFacts(access.box, catalog, handlers);
+  registerAdminRoutes(router, { knex: database.knex, bodyLimitBytes: config.bodyLimitBytes, facts });
   // The operator console's pages at /console (src/console).
   registerConsoleRoutes(router, {
     knex: database.knex,
     box: access.box,
     catalog,
-    handlers,
+    facts,
     publicBaseUrl: config.publicBaseUrl,
     rateLimiter: createGatewayRateLimiter({ redis: dependencies.redis, logger }),
   });

@@ -7,12 +7,39 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import type { RunApprovalView } from './approvals.js';
 import { maskParams, type ParamRow } from './mask-params.js';
 
-/** What the admin API needs to say more of an approval than its row. */
+/**
+ * What the admin API and the console need to say more of an approval than its row, built once
+ * ({@link approvalFacts}): the contract and the handler of each capability version, by
+ * {@link capabilityVersionKey}.
+ */
 export interface ApprovalFacts {
   /** Decrypts the params an approval keeps (purpose `approval-params`). */
   readonly box: SecretBox;
-  readonly catalog: readonly CatalogContract[];
-  readonly handlers: readonly CapabilityHandler<never>[];
+  readonly contracts: ReadonlyMap<string, CatalogContract>;
+  readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
+}
+
+/** `id@version`, the key of {@link ApprovalFacts}' maps. */
+export function capabilityVersionKey(capability: {
+  readonly capability_id: string;
+  readonly capability_version: string;
+}): string {
+  return `${capability.capability_id}@${capability.capability_version}`;
+}
+
+/** The facts of the catalog's capability versions and their handlers. */
+export function approvalFacts(
+  box: SecretBox,
+  catalog: readonly CatalogContract[],
+  handlers: readonly CapabilityHandler<never>[],
+): ApprovalFacts {
+  return {
+    box,
+    contracts: new Map(catalog.map((contract) => [`${contract.id}@${contract.version}`, contract])),
+    handlers: new Map(
+      handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
+    ),
+  };
 }
 
 /**
@@ -38,21 +65,17 @@ export interface ApprovalDetailView extends RunApprovalView {
   readonly preflight: PreflightVerdict;
 }
 
-/** The approval's masked params, risk, cost and preflight verdict. */
+/** The approval's masked params (from the `paramsCiphertext` it keeps), risk, cost and preflight verdict. */
 export async function approvalDetails(
   knex: Knex,
   facts: ApprovalFacts,
   approval: RunApprovalView,
+  paramsCiphertext: Buffer | Uint8Array | null,
 ): Promise<ApprovalDetailView> {
-  const row = (await knex('approvals')
-    .where({ approval_id: approval.approval_id })
-    .first('params_ciphertext')) as { params_ciphertext: Buffer | Uint8Array | null } | undefined;
-  const params = decryptApprovalParams(facts.box, row?.params_ciphertext ?? null);
-  const key = `${approval.capability_id}@${approval.capability_version}`;
-  const contract = facts.catalog.find((candidate) => `${candidate.id}@${candidate.version}` === key);
-  const handler = facts.handlers.find(
-    (candidate) => `${candidate.contract.id}@${candidate.contract.version}` === key,
-  );
+  const params = decryptApprovalParams(facts.box, paramsCiphertext);
+  const key = capabilityVersionKey(approval);
+  const contract = facts.contracts.get(key);
+  const handler = facts.handlers.get(key);
   return {
     ...approval,
     params: params === undefined ? null : maskParams(params),

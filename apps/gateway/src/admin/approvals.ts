@@ -129,13 +129,21 @@ export async function listApprovals(
   return ((await query) as ApprovalRow[]).map(toView);
 }
 
+/** One approval and the params it keeps (encrypted; null when none were kept). */
+export interface FoundApproval {
+  readonly approval: RunApprovalView;
+  readonly paramsCiphertext: Buffer | Uint8Array | null;
+}
+
 /** One approval, or undefined. */
 export async function findApproval(
   knex: Knex | Knex.Transaction,
   id: string,
-): Promise<RunApprovalView | undefined> {
-  const row = (await selectApprovals(knex).where('approval_id', id).first()) as ApprovalRow | undefined;
-  return row ? toView(row) : undefined;
+): Promise<FoundApproval | undefined> {
+  const row = (await selectApprovals(knex).select('params_ciphertext').where('approval_id', id).first()) as
+    | (ApprovalRow & { params_ciphertext: Buffer | Uint8Array | null })
+    | undefined;
+  return row ? { approval: toView(row), paramsCiphertext: row.params_ciphertext } : undefined;
 }
 
 /** What an approve or deny did. */
@@ -158,7 +166,7 @@ export async function decideApproval(
   decision: 'approved' | 'denied',
 ): Promise<ApprovalDecisionResult> {
   const locked = await trx('approvals').where({ approval_id: id }).forUpdate().first('approval_id');
-  const current = locked ? await findApproval(trx, id) : undefined;
+  const current = locked ? (await findApproval(trx, id))?.approval : undefined;
   if (!current) throw approvalNotFound(id);
   const previous = current.status;
   if (previous === decision) return { approval: current, previous_status: previous, changed: false };
@@ -177,7 +185,7 @@ export async function decideApproval(
     });
   }
   await trx('approvals').where({ approval_id: id }).update({ status: decision, decided_at: trx.fn.now() });
-  const approval = await findApproval(trx, id);
+  const approval = (await findApproval(trx, id))?.approval;
   if (!approval) throw approvalNotFound(id);
   return { approval, previous_status: previous, changed: true };
 }
@@ -216,8 +224,8 @@ export interface AdminRouteKit {
   reply(ctx: AdminContext, body: Record<string, unknown>, withAudit?: boolean): void;
   /** The admin API's JSON body parser (size limit, content type); sets `ctx.state.body`. */
   readonly parseBody: Middleware<GatewayState>;
-  /** Params, risk, cost and preflight of an approval (GET /admin/approvals/:id); without it, the row only. */
-  readonly facts?: ApprovalFacts | undefined;
+  /** Params, risk, cost and preflight of an approval (GET /admin/approvals/:id). */
+  readonly facts: ApprovalFacts;
 }
 
 /** Parses the body when the request has one; an optional body may also be absent. */
@@ -264,9 +272,11 @@ export function registerApprovalRoutes(router: Router<GatewayState>, kit: AdminR
     '/admin/approvals/:id',
     route(async ({ ctx }) => {
       const id = ctx.params.id ?? '';
-      const approval = UUID.test(id) ? await findApproval(knex, id) : undefined;
-      if (!approval) throw approvalNotFound(id);
-      reply(ctx, { approval: kit.facts ? await approvalDetails(knex, kit.facts, approval) : approval });
+      const found = UUID.test(id) ? await findApproval(knex, id) : undefined;
+      if (!found) throw approvalNotFound(id);
+      reply(ctx, {
+        approval: await approvalDetails(knex, kit.facts, found.approval, found.paramsCiphertext),
+      });
     }),
   );
   for (const [verb, decision] of [

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { knexTransaction } from '../db/knex-transaction.js';
 import type { OperatorPrincipal } from './operator-auth.js';
 
 /** One operator action, written to `audit_events` in the same transaction as its effect. */
@@ -27,5 +28,38 @@ export async function recordOperatorAction(trx: Knex.Transaction, entry: Operato
     outcome: 'succeeded',
     http_status: entry.httpStatus,
     details: JSON.stringify({ ...entry.details, api_key_prefix: entry.operator.prefix }),
+  });
+}
+
+/** An operator action to run with {@link runOperatorAction}: whose, which, and its answer's status. */
+export interface OperatorAction<T> extends Omit<OperatorAuditEntry, 'httpStatus' | 'details'> {
+  /** The status of the answer, when it depends on the result (e.g. 201 created, 200 already there). */
+  readonly httpStatus: number | ((result: T) => number);
+  /** Added to the row's details: where the operator acted from (`{ via: 'console' }`). */
+  readonly via?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Runs `effect` in a transaction and writes its audit row ({@link recordOperatorAction}) in the same
+ * transaction: the admin API's and the console's every action. Answers the result and the status.
+ */
+export function runOperatorAction<T>(
+  knex: Knex,
+  action: OperatorAction<T>,
+  effect: (trx: Knex.Transaction) => Promise<{ result: T; details: Record<string, unknown> }>,
+): Promise<{ result: T; httpStatus: number }> {
+  return knexTransaction(knex, async (trx) => {
+    const { result, details } = await effect(trx);
+    const httpStatus =
+      typeof action.httpStatus === 'function' ? action.httpStatus(result) : action.httpStatus;
+    await recordOperatorAction(trx, {
+      auditId: action.auditId,
+      requestId: action.requestId,
+      operator: action.operator,
+      action: action.action,
+      httpStatus,
+      details: { ...details, ...action.via },
+    });
+    return { result, httpStatus };
   });
 }

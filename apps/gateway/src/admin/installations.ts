@@ -196,6 +196,29 @@ export async function decideInstallation(
   return { installation, previous_status: previous, changed: true };
 }
 
+/**
+ * {@link decideInstallation} with the details of its audit row, the admin API's and the console's alike
+ * (run it in the transaction that writes the row).
+ */
+export async function decideInstallationAudited(
+  trx: Knex.Transaction,
+  id: string,
+  decision: 'approved' | 'blocked',
+  decidedBy: string,
+): Promise<{ result: DecisionResult; details: Record<string, unknown> }> {
+  const result = await decideInstallation(trx, id, decision, decidedBy);
+  return {
+    result,
+    details: {
+      installation_id: id,
+      organization_id: result.installation.organization.id,
+      previous_status: result.previous_status,
+      status: decision,
+      changed: result.changed,
+    },
+  };
+}
+
 /** 404 for an installation id that does not exist. */
 export function installationNotFound(id: string): GatewayError {
   return new GatewayError('not_found', { message: `No installation with id ${id}.` });

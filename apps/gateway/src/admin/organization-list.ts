@@ -32,7 +32,7 @@ export interface OrganizationListQuery {
   cursor?: string;
 }
 
-export const DEFAULT_ORGANIZATION_LIMIT = 50;
+const DEFAULT_ORGANIZATION_LIMIT = 50;
 
 const validateQuery = adminValidator<OrganizationListQuery>({
   type: 'object',

@@ -71,9 +71,14 @@ export function organizationNotFound(id: string): GatewayError {
   return new GatewayError('not_found', { message: `No organization with id ${id}.` });
 }
 
-/** The wallet of `organizationId` (balance 0 and no caps when it has no rows yet). */
+/** The wallet of `organizationId` (balance 0 and no caps when it has no rows yet); 404 for an unknown one. */
 export async function showWallet(knex: Knex | Knex.Transaction, organizationId: string): Promise<WalletView> {
   await assertOrganization(knex, organizationId);
+  return walletOf(knex, organizationId);
+}
+
+/** {@link showWallet} of an organization the caller has read already (its policy included). */
+export async function walletOf(knex: Knex | Knex.Transaction, organizationId: string): Promise<WalletView> {
   const snapshot = await readWalletSnapshot(knex, organizationId, new Date());
   const rows = (await knex('wallet_ledger')
     .where({ organization_id: organizationId })

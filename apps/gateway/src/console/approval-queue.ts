@@ -26,7 +26,7 @@ export interface QueuePage {
   readonly next: string | undefined;
 }
 
-export const QUEUE_PAGE_SIZE = 25;
+const QUEUE_PAGE_SIZE = 25;
 
 interface Row extends Omit<QueuedApproval, 'params'> {
   params_ciphertext: Buffer | Uint8Array | null;

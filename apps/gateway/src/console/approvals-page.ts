@@ -1,5 +1,11 @@
 import type { Router } from '@koa/router';
-import { type PreflightVerdict, preflightVerdict } from '../admin/approval-details.js';
+import type { Knex } from 'knex';
+import {
+  type ApprovalFacts,
+  capabilityVersionKey,
+  type PreflightVerdict,
+  preflightVerdict,
+} from '../admin/approval-details.js';
 import { approvalAuditDetails, decideApproval, UUID_PATTERN } from '../admin/approvals.js';
 import { maskParams, revealParam } from '../admin/mask-params.js';
 import { GatewayError } from '../http/gateway-error.js';
@@ -14,16 +20,7 @@ const CAPABILITY_ID = /^[a-z0-9_.]{1,100}$/;
 
 /** The approvals page: the queue with filters, each call's verdict, decide, and reveal a masked value. */
 export function registerApprovalsPage(router: Router<GatewayState>, kit: ConsoleKit): void {
-  const { knex, box } = kit.options;
-  const facts = new Map(
-    kit.options.catalog.map((contract) => [
-      `${contract.id}@${contract.version}`,
-      { risk: contract.risk_level, cost: contract.cost_credits },
-    ]),
-  );
-  const handlers = new Map(
-    kit.options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
-  );
+  const { knex, box, facts } = kit.options;
   const capabilities = [...new Set(kit.options.catalog.map((contract) => contract.id))].sort();
 
   router.get('/console/approvals', async (ctx) => {
@@ -31,12 +28,7 @@ export function registerApprovalsPage(router: Router<GatewayState>, kit: Console
     if (!session) return;
     const filter = queueFilter(ctx);
     const page = await readQueue(knex, box, filter);
-    const verdicts: PreflightVerdict[] = [];
-    // One at a time: each runs in its own read-only transaction on a pooled connection.
-    for (const approval of page.approvals) {
-      const key = `${approval.capability_id}@${approval.capability_version}`;
-      verdicts.push(await preflightVerdict(kit.options.knex, handlers.get(key), approval, approval.params));
-    }
+    const verdicts = await preflightVerdicts(knex, facts, page.approvals);
     const done = ctx.query.done;
     const locale = kit.localeOf(ctx);
     const text = TEXT[locale];
@@ -45,7 +37,7 @@ export function registerApprovalsPage(router: Router<GatewayState>, kit: Console
     if (filter.capability) query.set('capability', filter.capability);
     const cards = page.approvals
       .map((approval, index) =>
-        approvalCard(locale, session, approval, facts, verdicts[index] ?? { verdict: 'unknown' }),
+        approvalCard(locale, session, approval, facts.contracts, verdicts[index] ?? { verdict: 'unknown' }),
       )
       .join('');
     const filters = `<form method="get" action="/console/approvals" class="filters" aria-label="${text.filters}">
@@ -206,24 +198,46 @@ function verdictHtml(locale: ConsoleLocale, verdict: PreflightVerdict): string {
   return `<dd class="verdict-${verdict.verdict}">${words[verdict.verdict]}</dd>`;
 }
 
+// Each preflight runs in its own read-only transaction on a pooled connection: a few at a time, so a
+// page of 25 neither waits for them one by one nor takes the pool from the requests.
+const PREFLIGHTS_AT_ONCE = 4;
+
+async function preflightVerdicts(
+  knex: Knex,
+  facts: ApprovalFacts,
+  approvals: readonly QueuedApproval[],
+): Promise<PreflightVerdict[]> {
+  const verdicts: PreflightVerdict[] = new Array(approvals.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < approvals.length; index = next++) {
+      const approval = approvals[index] as QueuedApproval;
+      const handler = facts.handlers.get(capabilityVersionKey(approval));
+      verdicts[index] = await preflightVerdict(knex, handler, approval, approval.params);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PREFLIGHTS_AT_ONCE, approvals.length) }, worker));
+  return verdicts;
+}
+
 function approvalCard(
   locale: ConsoleLocale,
   signedIn: SignedIn,
   approval: QueuedApproval,
-  facts: ReadonlyMap<string, { risk: string; cost: string }>,
+  contracts: ApprovalFacts['contracts'],
   verdict: PreflightVerdict,
 ): string {
   const text = TEXT[locale];
-  const known = facts.get(`${approval.capability_id}@${approval.capability_version}`);
+  const known = contracts.get(capabilityVersionKey(approval));
   const id = approval.approval_id;
   const heading = `approval-${id}`;
-  const risk = known?.risk ?? '?';
+  const risk = known?.risk_level ?? '?';
   const org = approval.organization_id;
   return `<article aria-labelledby="${heading}"><h2 id="${heading}">${escapeHtml(approval.capability_id)} <span class="tag">${escapeHtml(approval.capability_version)}</span></h2>
 <dl><dt>${text.organization}</dt><dd><a href="/console/organizations/${org}">${escapeHtml(approval.organization_name)}</a> <a class="tag" href="/console/approvals?organization=${org}">${text.onlyThisOrganization}</a></dd>
 <dt>${text.installation}</dt><dd>${escapeHtml(approval.app_name)} <span class="tag">${escapeHtml(approval.app_slug)}</span></dd>
 <dt>${text.risk}</dt><dd class="risk-${escapeHtml(risk)}">${escapeHtml(risk)}</dd>
-<dt>${text.cost}</dt><dd>${escapeHtml(known?.cost ?? '?')} ${text.credits}</dd>
+<dt>${text.cost}</dt><dd>${escapeHtml(known?.cost_credits ?? '?')} ${text.credits}</dd>
 <dt>${text.preflight}</dt>${verdictHtml(locale, verdict)}
 <dt>${text.reason}</dt><dd>${escapeHtml(approval.reason)}</dd>
 <dt>${text.waitingSince}</dt><dd>${when(locale, approval.created_at)}</dd>

@@ -9,7 +9,16 @@ import { type ConsoleLocale, TEXT } from './messages.js';
 import { escapeHtml, field, layout, notice, pager, select, when } from './pages.js';
 
 const PAGE_SIZE = 50;
-const OUTCOMES = ['allowed', 'succeeded', 'failed', 'denied', 'pending_approval', 'accepted', 'simulated'];
+const OUTCOMES = [
+  'allowed',
+  'succeeded',
+  'failed',
+  'denied',
+  'pending_approval',
+  'accepted',
+  'simulated',
+  'info',
+];
 const CAPABILITY_ID = /^[a-z0-9_.]{1,100}$/;
 const AUDIT_ID = /^[A-Za-z0-9_-]{1,100}$/;
 // What a datetime-local field sends (read as UTC), or a full ISO 8601 instant.

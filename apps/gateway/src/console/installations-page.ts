@@ -2,7 +2,7 @@ import type { Router } from '@koa/router';
 import { UUID_PATTERN } from '../admin/approvals.js';
 import {
   type ApprovalStatus,
-  decideInstallation,
+  decideInstallationAudited,
   type InstallationRow,
   type InstallationView,
   installationNotFound,
@@ -86,19 +86,9 @@ ${cards || `<p>${text.noneFound}</p>`}${pager(locale, '/console/installations', 
       throw new GatewayError('bad_request', { message: 'decision must be approve or block.' });
     }
     const decision = verb === 'approve' ? 'approved' : 'blocked';
-    const result = await kit.audited(ctx, posted.session, `installation.${verb}`, async (trx) => {
-      const decided = await decideInstallation(trx, id, decision, posted.session.operator.actor);
-      return {
-        result: decided,
-        details: {
-          installation_id: id,
-          organization_id: decided.installation.organization.id,
-          previous_status: decided.previous_status,
-          status: decision,
-          changed: decided.changed,
-        },
-      };
-    });
+    const result = await kit.audited(ctx, posted.session, `installation.${verb}`, (trx) =>
+      decideInstallationAudited(trx, id, decision, posted.session.operator.actor),
+    );
     kit.seeOther(
       ctx,
       `/console/installations?status=${decision}&organization=${result.installation.organization.id}&done=${decision}`,

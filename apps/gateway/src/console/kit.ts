@@ -1,10 +1,9 @@
-import type { CapabilityHandler } from '@agw/capabilities';
 import type { RateLimiter } from '@agw/guard';
 import type { RouterContext } from '@koa/router';
 import type { Knex } from 'knex';
-import { recordOperatorAction } from '../admin/audit.js';
+import type { ApprovalFacts } from '../admin/approval-details.js';
+import { runOperatorAction } from '../admin/audit.js';
 import type { OperatorPrincipal } from '../admin/operator-auth.js';
-import { knexTransaction } from '../db/knex-transaction.js';
 import { readBodyText } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
@@ -18,10 +17,10 @@ export interface ConsoleOptions {
   readonly knex: Knex;
   /** The server secret's box: CSRF tokens, and the approvals' encrypted params. */
   readonly box: SecretBox;
-  /** Risk and cost of the capabilities the approvals name. */
+  /** The capabilities the filters list. */
   readonly catalog: readonly CatalogContract[];
-  /** The handlers whose preflight the approvals page runs on a waiting call's params. */
-  readonly handlers: readonly CapabilityHandler<never>[];
+  /** Risk, cost and preflight of the capability versions the approvals name (shared with the admin API). */
+  readonly facts: ApprovalFacts;
   /** An https PUBLIC_BASE_URL marks the cookies Secure (TLS may end at a proxy in front). */
   readonly publicBaseUrl: string;
   /** Counts sign-in attempts per client address. */
@@ -113,19 +112,15 @@ export function createConsoleKit(options: ConsoleOptions): ConsoleKit {
     },
     readForm,
     forgery,
-    audited(ctx, session, action, work, httpStatus = 303) {
-      return knexTransaction(knex, async (trx) => {
-        const { result, details } = await work(trx);
-        await recordOperatorAction(trx, {
-          auditId: ctx.state.auditId,
-          requestId: ctx.state.requestId,
-          operator: session.operator,
-          action,
-          httpStatus,
-          details: { ...details, via: 'console' },
-        });
-        return result;
-      });
+    async audited(ctx, session, action, work, httpStatus = 303) {
+      const { auditId, requestId } = ctx.state;
+      const { operator } = session;
+      const done = await runOperatorAction(
+        knex,
+        { auditId, requestId, operator, action, httpStatus, via: { via: 'console' } },
+        work,
+      );
+      return done.result;
     },
     seeOther(ctx, location) {
       ctx.status = 303;

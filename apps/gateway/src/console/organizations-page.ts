@@ -6,15 +6,14 @@ import {
   type PolicyPatch,
   type PolicyView,
   patchPolicyAudited,
-  showPolicy,
   validatePolicyPatch,
 } from '../admin/policies.js';
 import {
   creditWalletAudited,
   organizationNotFound,
-  showWallet,
   validateCreditBody,
   type WalletView,
+  walletOf,
 } from '../admin/wallets.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
@@ -103,7 +102,9 @@ ${cards || `<p>${text.noneFound}</p>`}${pager(locale, '/console/organizations', 
       | Omit<OrganizationRow, 'cursor' | 'created_at'>
       | undefined;
     if (!organization) throw organizationNotFound(id);
-    const [wallet, policy] = [await showWallet(knex, id), await showPolicy(knex, id)];
+    // The organization is found: its wallet, and the policy the wallet's snapshot read with it.
+    const wallet = await walletOf(knex, id);
+    const policy = { organization_id: id, ...wallet.policy };
     const locale = kit.localeOf(ctx);
     const text = TEXT[locale];
     const done = queryText(ctx.query, 'done');
@@ -217,7 +218,11 @@ ${field('memo', text.memo, undefined, 'maxlength="200"')}
 ${ledger ? `<table><caption>${text.ledger}</caption><thead><tr><th scope="col">${text.when}</th><th scope="col">${text.kind}</th><th scope="col">${text.amount}</th><th scope="col">${text.capability}</th></tr></thead><tbody>${ledger}</tbody></table>` : ''}</section>`;
 }
 
-function policySection(locale: ConsoleLocale, session: Session, policy: PolicyView): string {
+function policySection(
+  locale: ConsoleLocale,
+  session: Session,
+  policy: Pick<PolicyView, 'organization_id' | 'kill_switch_enabled' | (typeof CAPS)[number]>,
+): string {
   const text = TEXT[locale];
   return `<section aria-labelledby="policy"><h2 id="policy">${text.policy}</h2><p>${text.policyLead}</p>
 <form method="post" action="/console/organizations/${policy.organization_id}/policy">${csrfField(session)}

@@ -6,7 +6,7 @@ import { SecretBox } from '../secrets/secret-box.js';
 /** A session ends after this long without a request… */
 export const IDLE_SECONDS = 30 * 60;
 /** …and at the latest this long after sign-in, however busy. */
-export const ABSOLUTE_SECONDS = 12 * 60 * 60;
+const ABSOLUTE_SECONDS = 12 * 60 * 60;
 /** The session cookie; scoped to /console, so no other route ever receives it. */
 export const SESSION_COOKIE = 'agw_console';
 /** The sign-in form's own cookie: binds its CSRF token before there is a session. */

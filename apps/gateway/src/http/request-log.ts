@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import { type Logger, sanitizeForLog } from '../logger.js';
-import type { GatewayMetrics } from '../metrics/gateway-metrics.js';
+import { type GatewayMetrics, secondsSince } from '../metrics/gateway-metrics.js';
 import type { PathRedactor } from './log-path.js';
 import type { GatewayState } from './state.js';
 
@@ -41,12 +41,7 @@ export function logRequest(log: Logger, redactPath: PathRedactor, request: Answe
 
 /** The request in the metrics (src/metrics): by method, route template and status class, timed. */
 export function countRequest(metrics: GatewayMetrics | undefined, request: AnsweredRequest): void {
-  metrics?.request(
-    request.method,
-    request.route,
-    request.status,
-    Number(process.hrtime.bigint() - request.started) / 1e9,
-  );
+  metrics?.request(request.method, request.route, request.status, secondsSince(request.started));
 }
 
 /** {@link logRequest} (and {@link countRequest}) for every request Koa answers, once it is answered. */

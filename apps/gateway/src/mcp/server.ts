@@ -20,7 +20,7 @@ const INSTRUCTIONS =
   'A refusal is a tool error whose structured content is the error envelope: follow its hint.';
 
 /** The `_meta` key of a tools/call that carries an invoke's price quote (src/meta-tools/quote.ts). */
-export const QUOTE_META_KEY = 'agw/quote';
+const QUOTE_META_KEY = 'agw/quote';
 
 /** What one MCP request's server needs. */
 export interface McpServerOptions {

@@ -1,5 +1,10 @@
 import type { MetaTool } from '../meta-tools/answer.js';
-import type { CapabilityLabel, CountedTool, GatewayMetrics } from './gateway-metrics.js';
+import {
+  type CapabilityLabel,
+  type CountedTool,
+  type GatewayMetrics,
+  secondsSince,
+} from './gateway-metrics.js';
 import { answerOutcome, thrownOutcome } from './outcome.js';
 
 /** Catalog capabilities by the `id` and `version` a call names; undefined for one the catalog lacks. */
@@ -31,7 +36,7 @@ export function countedCalls(
       outcome = thrownOutcome(thrown);
       throw thrown;
     } finally {
-      metrics.call(name, capability, outcome, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.call(name, capability, outcome, secondsSince(started));
     }
   };
 }

@@ -97,7 +97,7 @@ const MINUTE_LEAVES_WINDOW_MS = 3_660_000;
  * When at least `amount` credits of the burn-rate hour's spend at `now` has left the window (whole UTC minutes,
  * as {@link snapshotWindows} counts it), or null when the window holds less.
  */
-export async function readHourSpendReleasedAt(
+async function readHourSpendReleasedAt(
   db: Sql,
   organizationId: string,
   now: Date,

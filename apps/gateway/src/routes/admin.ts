@@ -3,10 +3,10 @@ import type { Knex } from 'knex';
 import { type AccessMode, getAccessMode, inviteOwner, listInvites, setAccessMode } from '../admin/access.js';
 import type { ApprovalFacts } from '../admin/approval-details.js';
 import { registerApprovalRoutes } from '../admin/approvals.js';
-import { recordOperatorAction } from '../admin/audit.js';
+import { runOperatorAction } from '../admin/audit.js';
 import { registerAuditRoutes } from '../admin/audit-log.js';
 import {
-  decideInstallation,
+  decideInstallationAudited,
   findInstallation,
   installationNotFound,
   listInstallations,
@@ -30,7 +30,6 @@ import {
 } from '../admin/suppressions.js';
 import { normalizeEmail, validateAdminInput } from '../admin/validation.js';
 import { registerWalletRoutes } from '../admin/wallets.js';
-import { knexTransaction } from '../db/knex-transaction.js';
 import { jsonBody } from '../http/body.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { refusedBeforeBody } from '../http/key-before-body.js';
@@ -41,7 +40,7 @@ export interface AdminRouteOptions {
   readonly knex: Knex;
   readonly bodyLimitBytes: number;
   /** What GET /admin/approvals/:id adds to the row: masked params, risk, cost, preflight verdict. */
-  readonly facts?: ApprovalFacts;
+  readonly facts: ApprovalFacts;
 }
 
 type Context = RouterContext<GatewayState>;
@@ -93,21 +92,16 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
       const call: AdminCall = {
         ctx,
         operator,
-        audited: (action, status, effect) =>
-          knexTransaction(knex, async (trx) => {
-            const { result, details } = await effect(trx);
-            const httpStatus = typeof status === 'function' ? status(result) : status;
-            await recordOperatorAction(trx, {
-              auditId: ctx.state.auditId,
-              requestId: ctx.state.requestId,
-              operator,
-              action,
-              httpStatus,
-              details,
-            });
-            ctx.status = httpStatus;
-            return result;
-          }),
+        async audited(action, status, effect) {
+          const { auditId, requestId } = ctx.state;
+          const done = await runOperatorAction(
+            knex,
+            { auditId, requestId, operator, action, httpStatus: status },
+            effect,
+          );
+          ctx.status = done.httpStatus;
+          return done.result;
+        },
       };
       await handler(call);
     };
@@ -184,19 +178,9 @@ export function registerAdminRoutes(router: Router<GatewayState>, options: Admin
       route(async (call) => {
         const id = call.ctx.params.id ?? '';
         if (!UUID.test(id)) throw installationNotFound(id);
-        const outcome = await call.audited(`installation.${verb}`, 200, async (trx) => {
-          const result = await decideInstallation(trx, id, decision, call.operator.actor);
-          return {
-            result,
-            details: {
-              installation_id: id,
-              organization_id: result.installation.organization.id,
-              previous_status: result.previous_status,
-              status: decision,
-              changed: result.changed,
-            },
-          };
-        });
+        const outcome = await call.audited(`installation.${verb}`, 200, (trx) =>
+          decideInstallationAudited(trx, id, decision, call.operator.actor),
+        );
         reply(call.ctx, { ...outcome }, true);
       }),
     );
