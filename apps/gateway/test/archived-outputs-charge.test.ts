@@ -10,17 +10,19 @@ const gateway = useGateway();
 let billing: ReturnType<typeof billingClient>;
 let organizationId: string;
 let accountId: string;
+/** A public buyer: its Leitweg-ID (buyer_reference) makes its invoices XRechnung-ready. */
+let publicAccountId: string;
 const today = new Date().toISOString().slice(0, 10);
 
 const balance = async () =>
   (await readWalletSnapshot(gateway.knex, organizationId, new Date())).balance_credits;
 
-async function draftInvoice(): Promise<string> {
+async function draftInvoice(account = accountId): Promise<string> {
   const draft = await billing.run('billing.document.create_draft', {
     document_type: 'invoice',
     document_date: today,
     service_date: today,
-    account_id: accountId,
+    account_id: account,
     lines: [{ item_name: 'Beratung', quantity: 2, unit: 'HUR', unit_price: 100, tax_percent: 19 }],
   });
   return draft.document_id;
@@ -30,7 +32,7 @@ beforeAll(async () => {
   const installation = await approvedInstallation(gateway, '100');
   organizationId = installation.organizationId;
   billing = billingClient(gateway, installation.key);
-  await saveGermanIssuer(billing);
+  await saveGermanIssuer(billing, { issuer_phone: '+49 30 123456' });
   const account = await billing.run('billing.account.save', {
     name: 'Müller Bau GmbH',
     address_line1: 'Amtsweg 5',
@@ -42,6 +44,20 @@ beforeAll(async () => {
     payment_terms_days: 14,
   });
   accountId = account.account.id;
+  const publicBuyer = await billing.run('billing.account.save', {
+    name: 'Bezirksamt Nord',
+    address_line1: 'Amtsweg 5',
+    postal_code: '20095',
+    city: 'Hamburg',
+    country_code: 'DE',
+    email: 'rechnung@bezirksamt-nord.example',
+    payment_terms_days: 14,
+    buyer_reference: '04011000-12345-67',
+    e_invoice_endpoint_id: 'rechnung@bezirksamt-nord.example',
+    e_invoice_endpoint_scheme_id: 'EM',
+    e_invoice_format: 'xrechnung',
+  });
+  publicAccountId = publicBuyer.account.id;
 });
 
 describe('archived outputs are charged once per document and format', () => {
@@ -69,6 +85,22 @@ describe('archived outputs are charged once per document and format', () => {
     const before = await balance();
     const again = await billing.client.invoke('billing.document.facturx', { document_id: id });
     expect(again).not.toHaveProperty('cost');
+    expect(await balance()).toBe(before);
+  });
+
+  it('the second read of an XRechnung is not charged: the same XML, no cost, the balance unchanged', async () => {
+    const id = await draftInvoice(publicAccountId);
+    await billing.run('billing.document.finalize', { document_id: id });
+    const first = await billing.client.invoke('billing.document.xrechnung', { document_id: id });
+    expect(first).toMatchObject({ status: 'succeeded', cost: { credits: expect.any(String) } });
+    expect(Number((first as { cost: { credits: string } }).cost.credits)).toBeGreaterThan(0);
+    const before = await balance();
+    const again = await billing.client.invoke('billing.document.xrechnung', { document_id: id });
+    expect(again.status).toBe('succeeded');
+    expect(again).not.toHaveProperty('cost');
+    expect((again as { result: { xml_base64: string } }).result.xml_base64).toBe(
+      (first as { result: { xml_base64: string } }).result.xml_base64,
+    );
     expect(await balance()).toBe(before);
   });
 

@@ -109,7 +109,7 @@ describe('outputs of a finalized invoice', () => {
     expect(text).toContain('1.135,17');
   });
 
-  it("a German issuer's invoice without a service date: finalize takes its date as the Leistungsdatum, printed and in the XRechnung", async () => {
+  it("a German issuer's invoice without a service date: finalize takes its date as the Leistungsdatum, printed and in the XRechnung and Factur-X", async () => {
     const id = await issuedInvoice(publicBuyerId);
     const pdf = await billing.run('billing.document.pdf', { document_id: id });
     const text = await onFile(Buffer.from(pdf.pdf_base64, 'base64'), 'pdftotext', (file) => [
@@ -125,6 +125,14 @@ describe('outputs of a finalized invoice', () => {
     expect(xml).toContain(`<cbc:ActualDeliveryDate>${today}</cbc:ActualDeliveryDate>`);
     expect(xml).toContain('unitCode="HUR"');
     expect(xrechnung.validation).toMatchObject({ valid: true });
+    // The Factur-X's XML carries it too (BT-72).
+    const facturx = await billing.run('billing.document.facturx', { document_id: id });
+    const cii = Buffer.from(facturx.embedded_xml_base64 ?? '', 'base64').toString('utf8');
+    expect(cii).toMatch(
+      new RegExp(
+        `<ram:ActualDeliverySupplyChainEvent>\\s*<ram:OccurrenceDateTime>\\s*<udt:DateTimeString format="102">${year}${month}${day}</udt:DateTimeString>`,
+      ),
+    );
   });
 
   it('XRechnung: UBL with the buyer reference, valid under XSD, EN 16931 and XRechnung rules, archived', async () => {
