@@ -1,8 +1,8 @@
 // Issue 28, finding 7: a German business dunning a customer. Under a de-DE profile a reminder is a
 // German letter: billing.reminder.pdf renders it (level, invoice, open amount, fee, interest, the total,
 // pay-by date, bank details), charged once; billing.reminder.send mails it in German with that PDF
-// attached, once per idempotency key; a second send with another key mails it again; a reminder of a
-// paid invoice is not sent.
+// attached, once per idempotency key; a second send with another key mails it again, up to 10 sends; a
+// reminder of a paid invoice, or of another organization, is not sent.
 
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -183,8 +183,23 @@ describe('a reminder as a German letter', () => {
     const paid = await refusal(billing.run('billing.reminder.send', { reminder_id: reminderId }));
     expect(paid.code).toBe('conflict');
     expect(paid.message).toContain(number);
+    // Another organization's reminder of an unpaid invoice: missing to it, and its send counts nothing.
+    const open = await remindedInvoice();
     const other = billingClient(gateway, (await approvedInstallation(gateway, '10')).key);
-    const foreign = await refusal(other.run('billing.reminder.pdf', { reminder_id: reminderId }));
+    const foreign = await refusal(other.run('billing.reminder.send', { reminder_id: open.reminderId }));
     expect(foreign.code).toBe('not_found');
+    const own = await billing.run('billing.reminder.send', { reminder_id: open.reminderId });
+    expect(own.delivery).toMatchObject({ send_count: 1 });
+  });
+
+  it('sends one reminder at most 10 times: the 11th is refused, naming the limit', async () => {
+    const { reminderId } = await remindedInvoice();
+    for (let count = 1; count <= 10; count += 1) {
+      const sent = await billing.run('billing.reminder.send', { reminder_id: reminderId });
+      expect(sent.delivery.send_count).toBe(count);
+    }
+    const eleventh = await refusal(billing.run('billing.reminder.send', { reminder_id: reminderId }));
+    expect(eleventh.code).toBe('conflict');
+    expect(eleventh.message).toContain('was sent 10 times');
   });
 });
