@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createClient } from '@agw/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMIT } from '../src/console/routes.js';
-import { insertKey } from './helpers/admin-fixtures.js';
+import { adminFetch, insertKey } from './helpers/admin-fixtures.js';
 import {
   consolePage,
   IBAN,
@@ -33,6 +33,74 @@ const cardOf = (html: string, approvalId: string) =>
 /** The approvals page of a session (its HTML and the CSRF token of its forms). */
 const approvalsPage = (session: string, query = '') =>
   consolePage(gateway, session, `/console/approvals${query}`);
+
+// Before the sign-in limit test below uses up this address's attempts: two sign-ins here.
+describe('a console session ends', () => {
+  const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+  const age = (token: string, idle: string, absolute: string) =>
+    gateway
+      .knex('console_sessions')
+      .where({ token_hash: tokenHash(token) })
+      .update({
+        idle_expires_at: gateway.knex.raw(`now() + interval '${idle}'`),
+        absolute_expires_at: gateway.knex.raw(`now() + interval '${absolute}'`),
+      });
+  const expectSignInAgain = async (session: string) => {
+    const page = await approvalsPage(session);
+    expect(page.response.status).toBe(303);
+    expect(page.response.headers.get('location')).toBe('/console?expired=1');
+  };
+
+  it('sends no script, no frame and nothing a cache keeps', async () => {
+    const session = (await signIn(gateway, gateway.operatorKey)).session ?? '';
+    const { response } = await approvalsPage(session);
+    expect(response.status).toBe(200);
+    const csp = (response.headers.get('content-security-policy') ?? '').split(/;\s*/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp.some((directive) => directive.startsWith('script-src'))).toBe(false);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+
+    // 30 minutes idle, or 12 hours after sign-in however busy: either sends the operator to sign in.
+    await age(session, '-1 second', '1 hour');
+    await expectSignInAgain(session);
+    await age(session, '10 minutes', '-1 second');
+    await expectSignInAgain(session);
+    await age(session, '10 minutes', '1 hour');
+    expect((await approvalsPage(session)).response.status).toBe(200);
+  });
+
+  it('ends with its operator key', async () => {
+    const created = await adminFetch(`${gateway.url}/admin/operator-keys`, gateway.operatorKey, {
+      body: { label: 'console session test' },
+    });
+    expect(created.status).toBe(201);
+    const { token, key } = created.body as { token: string; key: { prefix: string } };
+    const session = (await signIn(gateway, token)).session ?? '';
+    expect((await approvalsPage(session)).response.status).toBe(200);
+    const revoked = await adminFetch(
+      `${gateway.url}/admin/operator-keys/${key.prefix}/revoke`,
+      gateway.operatorKey,
+      { method: 'POST' },
+    );
+    expect(revoked.status).toBe(200);
+    await expectSignInAgain(session);
+  });
+});
+
+describe('the console behind an https PUBLIC_BASE_URL', () => {
+  // TLS may end at a proxy in front: the public URL alone marks the cookies Secure.
+  const secure = useGateway({ env: { PUBLIC_BASE_URL: 'https://console.example.test' } });
+
+  it('marks the session and sign-in cookies Secure', async () => {
+    const form = await fetch(`${secure.url}/console`);
+    expect(form.headers.getSetCookie().find((c) => c.startsWith('agw_console_sign_in='))).toMatch(/; Secure/);
+    const { response } = await signIn(secure, secure.operatorKey);
+    expect(response.status).toBe(303);
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith('agw_console=')) ?? '';
+    expect(cookie).toMatch(/; Path=\/console; HttpOnly; SameSite=Strict; Secure/);
+  });
+});
 
 describe('the console over HTTP', () => {
   let session: string;

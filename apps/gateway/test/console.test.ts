@@ -212,9 +212,12 @@ describe.skipIf(skip)(`the console in chromium ${skip ?? ''}`, () => {
       audit: 'Audit',
       mail: 'Mail',
     };
+    // "Audit" and "Mail" read the same in English: words only the German pages have.
+    const germanOnly: Record<string, string> = { audit: 'Audit-Kette prüfen', mail: 'Postausgang' };
     for (const [path, heading] of Object.entries(headings)) {
       await german.goto(`${gateway.url}/console/${path}`);
       expect(await german.getByRole('heading', { level: 1 }).textContent()).toBe(heading);
+      expect(await german.locator('body').textContent(), path).toContain(germanOnly[path] ?? heading);
       await fitsPhone(german);
     }
     expect(await german.getByRole('link', { name: 'Organisationen' }).count()).toBe(1);
