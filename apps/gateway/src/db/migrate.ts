@@ -16,6 +16,7 @@ import { auditSealByTransaction } from './migrations/20261202000000-audit-seal-b
 import { auditSealSnapshot } from './migrations/20261202010000-audit-seal-snapshot.js';
 import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
 import { consolePaging } from './migrations/20261204000000-console-paging.js';
+import { walletRunningSpend } from './migrations/20261205020000-wallet-running-spend.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -46,6 +47,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   auditSealSnapshot,
   operatorNotices,
   consolePaging,
+  walletRunningSpend,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */
