@@ -64,6 +64,30 @@ describe('wallet spend windows', () => {
     expect(later.spent.today_credits).toBe('1');
   });
 
+  it('after a roll-up, a later snapshot drops what left its windows: the hour, the day, the month', async () => {
+    const { organizationId, wallet, charge } = await setup();
+    const now = new Date();
+    await charge('1', now.toISOString());
+    await rollUpCharges(gateway.knex);
+    // The roll-up keeps the sums on the wallets row, for the windows it saw.
+    const row = await gateway.knex('wallets').where({ organization_id: organizationId }).first();
+    expect(Number(row.spent_hour)).toBe(1);
+
+    const spent = async (at: Date) => (await wallet.getSnapshot(organizationId, at)).spent;
+    expect(await spent(now)).toEqual({ hour_credits: '1', today_credits: '1', month_credits: '1' });
+    const twoHoursLater = new Date(now.getTime() + 2 * 3_600_000);
+    expect((await spent(twoHoursLater)).hour_credits).toBe('0');
+    const tomorrow = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 12));
+    const sameMonth = tomorrow.getUTCMonth() === now.getUTCMonth() ? '1' : '0';
+    expect(await spent(tomorrow)).toEqual({
+      hour_credits: '0',
+      today_credits: '0',
+      month_credits: sameMonth,
+    });
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
+    expect(await spent(nextMonth)).toEqual({ hour_credits: '0', today_credits: '0', month_credits: '0' });
+  });
+
   it('prunes minute buckets older than two hours at the next roll-up; day buckets stay', async () => {
     const { organizationId, charge } = await setup();
     const threeHoursAgo = new Date(Date.now() - 3 * 3_600_000);
@@ -93,6 +117,7 @@ describe('wallet spend windows', () => {
     for (const snapshot of [during, after]) {
       expect(Number(before.balance_credits) - Number(snapshot.balance_credits)).toBeCloseTo(10, 6);
       expect(Number(snapshot.spent.hour_credits) - Number(before.spent.hour_credits)).toBeCloseTo(10, 6);
+      expect(Number(snapshot.spent.month_credits) - Number(before.spent.month_credits)).toBeCloseTo(10, 6);
     }
     const row = await gateway.knex('wallets').where({ organization_id: organizationId }).first();
     expect(Number(row.balance)).toBeCloseTo(Number(after.balance_credits), 6);

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
+import { knexTransaction, sqlOfKnexTransaction } from '../db/sql-knex.js';
 import type { Logger } from '../logger.js';
 import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
+import { snapshotWindows } from './wallet-store.js';
 
 /** How often each gateway process rolls charges up by default. */
 export const DEFAULT_ROLLUP_INTERVAL_MS = 1000;
@@ -9,15 +11,15 @@ const BATCH_SIZE = 1000;
 // One run rolls up at most this many batches, so a backlog cannot hold a connection for long.
 const MAX_BATCHES_PER_RUN = 20;
 
-// One statement: marks up to BATCH_SIZE charges rolled up and adds them to the balances and to the minute
-// and day spend buckets; prunes the minute buckets no window reads any more. Atomic, so a snapshot
-// (src/ports/wallet-store.ts) counts each charge exactly once, before or after. Ordered by organization
-// so two writers of the same aggregates cannot deadlock.
+// The first statement of a batch: marks up to BATCH_SIZE charges rolled up and adds them to the balances
+// and to the minute and day spend buckets; prunes the minute buckets no window reads any more (older than
+// an hour before the hour window starting at $2). Ordered by organization so two writers of the same
+// aggregates cannot deadlock. Returns the organizations it touched.
 const ROLLUP_SQL = `
 with taken as (
   update wallet_ledger set rolled_up = true
   where not rolled_up and id in (
-    select id from wallet_ledger where not rolled_up order by occurred_at limit ? for update skip locked
+    select id from wallet_ledger where not rolled_up order by occurred_at limit $1 for update skip locked
   )
   returning organization_id, amount, occurred_at
 ), balances as (
@@ -36,13 +38,35 @@ with taken as (
 ), pruned as (
   delete from wallet_spend
   where organization_id in (select organization_id from taken)
-    and bucket = 'minute' and starts_at < now() - interval '2 hours'
+    and bucket = 'minute' and starts_at < $2::timestamptz - interval '1 hour'
 )
-select count(*)::int as rolled from taken`;
+select count(*)::int as rolled, coalesce(array_agg(distinct organization_id::text), '{}') as organizations
+from taken`;
+
+// The second statement, in the same transaction: the running sums of the organizations just rolled up,
+// counted again from their buckets (the first statement's writes and every roll-up committed before it
+// included) for the windows starting at $2-$4 (the hour, day and month of {@link snapshotWindows}). The
+// first statement holds their `wallets` rows, so no other roll-up changes them in between.
+const RUNNING_SUMS_SQL = `
+update wallets w set
+  spend_hour_from = $2, spend_day_from = $3, spend_month_from = $4,
+  spent_hour = s.hour, spent_day = s.today, spent_month = s.month
+from unnest($1::uuid[]) as o(organization_id)
+cross join lateral (
+  select coalesce(sum(amount) filter (where bucket = 'minute' and starts_at >= $2), 0) as hour,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $3), 0) as today,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $4), 0) as month
+  from wallet_spend
+  where organization_id = o.organization_id
+    and ((bucket = 'minute' and starts_at >= $2) or (bucket = 'day' and starts_at >= least($3, $4)))
+) as s
+where w.organization_id = o.organization_id`;
 
 /**
- * Folds the charges not rolled up yet into `wallets.balance` and `wallet_spend`, in batches; returns how
- * many. Invokes never wait for it: their charge is one ledger row, counted by every snapshot at once.
+ * Folds the charges not rolled up yet into `wallets` (balance, running spend sums) and `wallet_spend`, in
+ * batches of one transaction each, so a snapshot (src/ports/wallet-store.ts) counts each charge exactly
+ * once, before or after; returns how many. Invokes never wait for it: their charge is one ledger row,
+ * counted by every snapshot at once.
  *
  * @example
  * await rollUpCharges(gateway.knex); // e.g. before reading wallets.balance directly in a test
@@ -50,8 +74,17 @@ select count(*)::int as rolled from taken`;
 export async function rollUpCharges(knex: Knex): Promise<number> {
   let rolled = 0;
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
-    const result = (await knex.raw(ROLLUP_SQL, [BATCH_SIZE])) as { rows: Array<{ rolled: number }> };
-    const count = result.rows[0]?.rolled ?? 0;
+    const count = await knexTransaction(knex, async (trx) => {
+      const sql = sqlOfKnexTransaction(trx);
+      const windows = snapshotWindows(new Date());
+      const result = await sql.query<{ rolled: number; organizations: string[] }>(ROLLUP_SQL, [
+        BATCH_SIZE,
+        windows[0],
+      ]);
+      const { rolled = 0, organizations = [] } = result.rows[0] ?? {};
+      if (organizations.length > 0) await sql.query(RUNNING_SUMS_SQL, [organizations, ...windows]);
+      return rolled;
+    });
     rolled += count;
     if (count < BATCH_SIZE) break;
   }

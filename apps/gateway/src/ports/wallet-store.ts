@@ -31,31 +31,33 @@ export interface SnapshotRow {
 }
 
 // Both tables are keyed by organization_id, so the joins yield exactly one row. Balance and spend are the
-// rolled-up aggregates (wallets.balance, wallet_spend buckets: at most 61 minute and 31 day rows) plus
-// the charges not rolled up yet (src/ports/wallet-rollup.ts). One statement sees one MVCC snapshot, so a
-// roll-up committing meanwhile is counted either before or after, never twice. Parameters from `$first`:
-// the organization, then the starts of the hour, day and month windows ({@link snapshotWindows}), so the
-// idempotent invoke can read it in its fence's statement (src/idempotency/store.ts). With `organization`
-// (an SQL expression, e.g. a lateral join's column) the window parameters start at `$first`.
+// rolled-up aggregates on the `wallets` row (its balance and running sums, kept by the roll-up,
+// src/ports/wallet-rollup.ts) plus the charges not rolled up yet. A running sum counts the buckets from its
+// own start (`spend_*_from`, the roll-up's windows); when the snapshot's window starts elsewhere — the
+// minute or day moved on since, or another gateway's clock — the buckets between the two starts are added
+// or taken away ({@link bucketsBetween}), so the figures equal the sums over the buckets at every moment.
+// One statement sees one MVCC snapshot, so a roll-up committing meanwhile is counted either before or
+// after, never twice. Parameters from `$first`: the organization, then the starts of the hour, day and
+// month windows ({@link snapshotWindows}), so the idempotent invoke can read it in its fence's statement
+// (src/idempotency/store.ts). With `organization` (an SQL expression, e.g. a lateral join's column) the
+// window parameters start at `$first`.
 export function snapshotSelect(first: number, organization?: string): string {
   const windows = organization === undefined ? first + 1 : first;
   const org = organization ?? `$${first}`;
-  const [hour, day, month] = [0, 1, 2].map((offset) => `$${windows + offset}`);
+  const [hour, day, month] = [0, 1, 2].map((offset) => `$${windows + offset}::timestamptz`) as [
+    string,
+    string,
+    string,
+  ];
   return `
 select coalesce(w.balance, 0) - u.total as balance, p.organization_id is not null as has_policy,
        p.task_cap, p.daily_cap, p.monthly_cap, p.burn_rate_hourly_cap, p.kill_switch,
-       s.hour + u.hour as hour, s.today + u.today as today, s.month + u.month as month
+       coalesce(w.spent_hour, 0) + ${bucketsBetween(org, 'minute', 'w.spend_hour_from', hour)} + u.hour as hour,
+       coalesce(w.spent_day, 0) + ${bucketsBetween(org, 'day', 'w.spend_day_from', day)} + u.today as today,
+       coalesce(w.spent_month, 0) + ${bucketsBetween(org, 'day', 'w.spend_month_from', month)} + u.month as month
 from (select 1) as one
 left join wallets w on w.organization_id = ${org}
 left join policy_profiles p on p.organization_id = ${org}
-cross join lateral (
-  select coalesce(sum(amount) filter (where bucket = 'minute'), 0) as hour,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= ${day}), 0) as today,
-         coalesce(sum(amount) filter (where bucket = 'day'), 0) as month
-  from wallet_spend
-  where organization_id = ${org}
-    and ((bucket = 'minute' and starts_at >= ${hour}) or (bucket = 'day' and starts_at >= ${month}))
-) as s
 cross join lateral (
   select coalesce(sum(amount), 0) as total,
          coalesce(sum(amount) filter (where occurred_at >= ${hour}), 0) as hour,
@@ -64,6 +66,20 @@ cross join lateral (
   from wallet_ledger
   where organization_id = ${org} and not rolled_up
 ) as u`;
+}
+
+/**
+ * What turns a running sum from `from` (a `wallets` column; no row or no sum yet is infinity: the sum of no
+ * bucket) into the sum from `start`: plus the `bucket` rows in [start, from), minus those in [from, start).
+ * Read only when the two starts differ.
+ */
+function bucketsBetween(org: string, bucket: 'minute' | 'day', from: string, start: string): string {
+  const since = `coalesce(${from}, 'infinity')`;
+  return `(case when ${since} = ${start} then 0 else
+    (case when ${start} < ${since} then 1 else -1 end) * (
+      select coalesce(sum(amount), 0) from wallet_spend
+      where organization_id = ${org} and bucket = '${bucket}'
+        and starts_at >= least(${start}, ${since}) and starts_at < greatest(${start}, ${since})) end)`;
 }
 
 const SNAPSHOT_SQL = snapshotSelect(1);
