@@ -1,7 +1,8 @@
 // The invoke hot path alone, for work on it: starts the built gateway once, loads the read and the
 // mutating invoke scenarios of bench/scenarios.mjs, and prints per request the gateway's CPU µs and —
 // when the PostgreSQL server has pg_stat_statements loaded — the statements PostgreSQL ran, by text, and
-// their execution time (calls and µs per request, by statement).
+// their execution time (calls and µs per request, by statement), then the same for the prototype
+// (../shared/bench/prototype-gateway.mjs) on a fresh database of the same server, as the reference.
 // CPU per request is what to compare on a shared machine (req/s moves with the neighbours' load).
 //   node bench/invoke-cpu.mjs [--duration 10] [--connections 32] [--rate N] [--profile DIR] [--scenarios read,mutating]
 //                             [--slow MS]
@@ -12,12 +13,13 @@
 // the load at N requests per second in all, so two builds compared on a busy machine do the same work
 // per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { scenarios } from './scenarios.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -96,62 +98,77 @@ for (let attempt = 0; ; attempt += 1) {
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
+/**
+ * One load run of `request` against `url` (the process `pid` serves it): req/s, latency and CPU per
+ * request, and — with pg_stat_statements — every statement `databaseName` ran, per request.
+ */
+async function measure(label, url, pid, request, databaseName) {
+  const options = {
+    url: `${url}${request.path ?? ''}`,
+    connections: Number(args.connections),
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  };
+  if (args.rate) options.overallRate = Number(args.rate);
+  if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
+  await autocannon({ ...options, duration: 2 }); // warm-up
+  // Only this database's statements: another run on the same server keeps its own.
+  if (statementsAvailable)
+    await admin(
+      databaseUrl,
+      'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
+      [databaseName],
+    );
+  const before = cpuMicros(pid);
+  const started = performance.now();
+  const slow = [];
+  const run = autocannon({ ...options, duration: Number(args.duration) });
+  // autocannon reports each answer's latency: note the slow ones with the moment they arrived.
+  run.on('response', (_client, _status, _bytes, latency) => {
+    if (args.slow && latency >= Number(args.slow))
+      slow.push(`${((performance.now() - started) / 1000).toFixed(2)}s:${Math.round(latency)}`);
+  });
+  const result = await run;
+  const cpu = cpuMicros(pid) - before;
+  const count = result.requests.total;
+  const non2xx = result.non2xx + result.errors;
+  console.log(
+    `${label}: ${count} requests (${non2xx} not 2xx), ${Math.round(result.requests.average)} req/s, ` +
+      `p99 ${result.latency.p99} ms, max ${result.latency.max} ms, ${label.startsWith('prototype') ? 'prototype' : 'gateway'} CPU ${Math.round(cpu / count)} µs/request`,
+  );
+  if (args.slow) console.log(`  ${slow.length} answers ≥ ${args.slow} ms (at:ms): ${slow.join(' ')}`);
+  if (!statementsAvailable) return undefined;
+  const { rows } = await admin(
+    databaseUrl,
+    `select calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
+    [databaseName],
+  );
+  let total = 0;
+  let executionMs = 0;
+  for (const row of rows) {
+    const perRequest = Number(row.calls) / count;
+    total += perRequest;
+    executionMs += Number(row.total_exec_time);
+    const micros = (Number(row.total_exec_time) * 1000) / count;
+    if (perRequest >= 0.01 || micros >= 1)
+      console.log(
+        `  ${perRequest.toFixed(2)}  ${micros.toFixed(0).padStart(5)} µs  ${row.query.slice(0, 150)}`,
+      );
+  }
+  // PostgreSQL's own execution time (pg_stat_statements' total_exec_time, lock waits included).
+  const micros = Math.round((executionMs * 1000) / count);
+  console.log(`  ${total.toFixed(2)} statements and ${micros} µs of PostgreSQL execution per request`);
+  return micros;
+}
+
+const executions = {};
 try {
   for (const short of args.scenarios.split(',')) {
     const scenario = scenarios.find((candidate) => candidate.name === names[short]);
     const request = await scenario.prepare(base, { url: base, dataDir, child });
-    const options = {
-      url: `${base}${request.path}`,
-      connections: Number(args.connections),
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-    };
-    if (args.rate) options.overallRate = Number(args.rate);
-    if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
-    await autocannon({ ...options, duration: 2 }); // warm-up
-    if (statementsAvailable) await admin(databaseUrl, 'select pg_stat_statements_reset()');
-    const before = cpuMicros(child.pid);
-    const started = performance.now();
-    const slow = [];
-    const run = autocannon({ ...options, duration: Number(args.duration) });
-    // autocannon reports each answer's latency: note the slow ones with the moment they arrived.
-    run.on('response', (_client, _status, _bytes, latency) => {
-      if (args.slow && latency >= Number(args.slow))
-        slow.push(`${((performance.now() - started) / 1000).toFixed(2)}s:${Math.round(latency)}`);
-    });
-    const result = await run;
-    const cpu = cpuMicros(child.pid) - before;
-    const count = result.requests.total;
-    const non2xx = result.non2xx + result.errors;
-    console.log(
-      `${short}: ${count} requests (${non2xx} not 2xx), ${Math.round(result.requests.average)} req/s, ` +
-        `p99 ${result.latency.p99} ms, max ${result.latency.max} ms, gateway CPU ${Math.round(cpu / count)} µs/request`,
-    );
-    if (args.slow) console.log(`  ${slow.length} answers ≥ ${args.slow} ms (at:ms): ${slow.join(' ')}`);
-    if (!statementsAvailable) continue;
-    const { rows } = await admin(
-      databaseUrl,
-      `select calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
-       where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
-      [database],
-    );
-    let total = 0;
-    let executionMs = 0;
-    for (const row of rows) {
-      const perRequest = Number(row.calls) / count;
-      total += perRequest;
-      executionMs += Number(row.total_exec_time);
-      const micros = (Number(row.total_exec_time) * 1000) / count;
-      if (perRequest >= 0.01 || micros >= 1)
-        console.log(
-          `  ${perRequest.toFixed(2)}  ${micros.toFixed(0).padStart(5)} µs  ${row.query.slice(0, 150)}`,
-        );
-    }
-    // PostgreSQL's own execution time (pg_stat_statements' total_exec_time, lock waits included).
-    console.log(
-      `  ${total.toFixed(2)} statements and ${Math.round((executionMs * 1000) / count)} µs of PostgreSQL execution per request`,
-    );
+    executions[short] = await measure(short, base, child.pid, request, database);
   }
 } finally {
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -159,4 +176,36 @@ try {
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
   if (database) await admin(databaseUrl, `drop database if exists ${database} with (force)`);
+}
+
+// The reference: the prototype doing the same two invokes on a fresh database of the same server, so
+// the gateway's PostgreSQL cost reads as a multiple of the least an invoke can cost here.
+if (statementsAvailable && existsSync(prototypePath)) {
+  const name = `agw_cpu_proto_${Date.now().toString(36)}`;
+  await admin(databaseUrl, `create database ${name}`);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  const prototype = await startPrototype({ ...inherited, DATABASE_URL: url.href });
+  try {
+    const requests = prototypeRequests();
+    for (const short of args.scenarios.split(',')) {
+      const micros = await measure(
+        `prototype ${short}`,
+        prototype.url,
+        prototype.child.pid,
+        requests[short],
+        name,
+      );
+      const gateway = executions[short];
+      if (micros && gateway !== undefined)
+        console.log(
+          `  the gateway's PostgreSQL execution per ${short}: ${(gateway / micros).toFixed(1)}× the prototype's`,
+        );
+    }
+  } finally {
+    const exited = new Promise((resolve) => prototype.child.once('exit', resolve));
+    prototype.child.kill('SIGTERM');
+    await exited;
+    await admin(databaseUrl, `drop database if exists ${name} with (force)`);
+  }
 }

@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { fleetMissing, measureFleet } from './fleet-bench.mjs';
+import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { renderMarkdown } from './report.mjs';
 import { scenarios } from './scenarios.mjs';
 import { adminQuery } from './services.mjs';
@@ -104,63 +105,11 @@ async function load(url, request, pid) {
   };
 }
 
-// The prototype ceiling lives in the steering repo's shared/ folder beside this checkout.
-const prototypePath = join(root, '../shared/bench/prototype-gateway.mjs');
-
-/** The prototype on a free port, on the mode's database (a fresh PostgreSQL database, or PGlite in memory). */
-async function startPrototype(env) {
-  const port = 19080 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [prototypePath], {
-    cwd: root,
-    env: { ...withoutServices(process.env), PORT: String(port), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 240; attempt += 1) {
-    const up = await fetch(url, { method: 'POST', body: '{}' }).then(
-      () => true,
-      () => false,
-    );
-    if (up) return { child, url };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill('SIGKILL');
-  throw new Error('the prototype did not answer within 60 s');
-}
-
-/** The prototype's two invokes, shaped like the gateway's scenarios (same bodies, fresh keys). */
-function prototypeRequests() {
-  const headers = { 'content-type': 'application/json', authorization: 'Bearer proto-key' };
-  const upload = {
-    id: 'documents.document.upload',
-    params: {
-      file_name: 'bench.txt',
-      mime_type: 'text/plain',
-      content_base64: Buffer.from('agent gateway bench\n').toString('base64'),
-    },
-  };
-  let counter = 0;
-  const prefix = `proto-${Date.now().toString(36)}-`;
-  return {
-    read: { method: 'POST', headers, body: JSON.stringify({ id: 'core.org.current.get', params: {} }) },
-    mutating: {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(upload),
-      setupRequest(req) {
-        counter += 1;
-        const body = { ...upload, idempotency_key: `${prefix}${counter.toString().padStart(12, '0')}` };
-        return { ...req, body: JSON.stringify(body) };
-      },
-    },
-  };
-}
-
 /** The prototype's read and mutating invoke for one mode, or undefined where shared/ is not beside us. */
 async function measurePrototype(env) {
   if (!existsSync(prototypePath)) return undefined;
   const database = await freshDatabase(env);
-  const prototype = await startPrototype(database.env);
+  const prototype = await startPrototype({ ...withoutServices(process.env), ...database.env });
   try {
     const requests = prototypeRequests();
     return {
