@@ -116,6 +116,16 @@ describe('sealing and verifying', () => {
       expect(row).toMatchObject({ organization_id: organizationId, action: 'capability.invoke' });
       expect(row.outcome).toBe('succeeded');
     }
+    // Each guard's decision, as the operator reads it (stored compactly: src/ports/audit-trace.ts).
+    const guards = ['installation_key', 'required_otps', 'operator_approval', 'scopes', 'schema', 'policy'];
+    const check = [...guards, 'audit', 'billing', 'egress'].map((guard) => ({ guard, phase: 'check' }));
+    expect((rows[0] as { details: { trace: unknown } }).details.trace).toEqual(
+      [...check, { guard: 'billing', phase: 'settle' }].map((entry) => ({
+        ...entry,
+        outcome: 'pass',
+        duration_ms: expect.any(Number),
+      })),
+    );
 
     const first = await admin('/admin/audit?limit=2');
     expect(first.body.events).toEqual(events.slice(0, 2));

@@ -4,6 +4,7 @@ import { utcMicros } from '../audit-chain/record.js';
 import { verifyAuditChain } from '../audit-chain/verify.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
+import { decodeTrace } from '../ports/audit-trace.js';
 import { type AdminRouteKit, UUID_PATTERN } from './approvals.js';
 import { adminValidator } from './validation.js';
 
@@ -172,6 +173,7 @@ export async function listAuditEvents(
 
 function toView(row: AuditRow): AuditEventView {
   const details = JSON.parse(row.details) as Record<string, unknown>;
+  if ('trace' in details) details.trace = decodeTrace(details.trace);
   const organization = details.organization_id;
   return {
     audit_id: row.audit_id,

@@ -6,6 +6,7 @@ import { auditKeyHash } from '../idempotency/key-hash.js';
 import { unitOf } from '../invoke/unit-of-work.js';
 import { auditBatcherFor } from './audit-batcher.js';
 import type { AuditRow } from './audit-rows.js';
+import { encodeTrace } from './audit-trace.js';
 
 /** The HTTP status an outcome is answered with, for the `audit_events.http_status` column. */
 function statusOf(record: AuditRecord): number {
@@ -24,12 +25,14 @@ export function auditRowOf(record: AuditRecord): AuditRow {
     action,
     outcome,
     idempotency_key,
+    trace,
     ...rest
   } = record;
   // The gateway hands the chain the key's keyed hash (src/idempotency/key-hash.ts); the audit, which
   // operators read, keeps only a prefix of it for correlation.
   const details = {
     ...rest,
+    trace: encodeTrace(trace),
     idempotency_key_hash: idempotency_key === null ? null : auditKeyHash(idempotency_key),
   };
   return {
