@@ -89,19 +89,22 @@ describe('a mutating handler that refuses after writing', () => {
     expect(replay.status).toBe(409);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.json).toEqual(refused.json);
-    // Audited: the chain's allowed decision and failed outcome, and the idempotent run's own refusal.
+    // Audited in one row, the one the envelope names: the chain's failed outcome with every guard's
+    // decision; the replay adds its own row.
     const outcome = await gateway
       .knex('audit_events')
       .where({ audit_id: refused.json.error.audit_id })
       .first();
-    expect(outcome).toMatchObject({ action: 'capability.invoke.idempotent', outcome: 'denied' });
-    const chain = await gateway
+    expect(outcome).toMatchObject({ action: 'capability.invoke', outcome: 'failed', http_status: 409 });
+    expect(outcome.details).toMatchObject({ target_id: 'demo.note.create', reason_code: 'conflict' });
+    const rows = await gateway
       .knex('audit_events')
-      .where({ action: 'capability.invoke' })
-      .whereRaw("details->>'target_id' = 'demo.note.create'")
-      .whereRaw("details->>'reason_code' = 'conflict'");
-    expect(chain).toHaveLength(1);
-    expect(chain[0]).toMatchObject({ outcome: 'failed' });
+      .whereRaw("details->>'idempotency_key_hash' = ?", [outcome.details.idempotency_key_hash])
+      .orderBy('occurred_at');
+    expect(rows.map((row) => [row.action, row.outcome])).toEqual([
+      ['capability.invoke', 'failed'],
+      ['capability.invoke.idempotent', 'replayed'],
+    ]);
   });
 
   it('a success with the same handler keeps its row and is charged once', async () => {

@@ -11,7 +11,6 @@ import {
   type IdempotentCall,
   isSuccess,
   type MutationOutcome,
-  ownAuditRow,
   ReleasedRefusal,
   type Rendered,
   type RunIdempotentOptions,
@@ -25,8 +24,13 @@ import { inProgress } from './store.js';
 /** What a run inside {@link answerIdempotentOnSql} hands back: its outcome and what to write with it. */
 export interface WrittenOutcome {
   readonly outcome: MutationOutcome;
-  /** The guard chain's audit rows, in order; the run's own row follows them. */
+  /**
+   * The guard chain's audit rows, in order: the run's one record (its outcome, with every guard's
+   * decision and the idempotency key's hash), the audit trail of the mutation.
+   */
   readonly auditRows: readonly AuditRow[];
+  /** The id of that record: a refusal's envelope names it, as a success's body does. */
+  readonly auditId: string;
   /** Billing's charge of a success, written by the answer's statement. */
   readonly charge?: ChargeRequest | undefined;
 }
@@ -63,7 +67,7 @@ export async function answerIdempotentOnSql(
   const { store } = options;
   const claimed = await claimOrReplay(call, options);
   if (claimed.kind === 'replay') return claimed.answer;
-  const { scope, requestId, keyHash } = claimed;
+  const { scope, requestId } = claimed;
   const committed: Array<() => void> = [];
   let answer: Rendered;
   try {
@@ -80,12 +84,12 @@ export async function answerIdempotentOnSql(
       const open: OpenTransaction = { sql, afterCommit: (fn) => committed.push(fn) };
       let written: WrittenOutcome;
       let rendered: Rendered;
-      let rows: AuditRow[];
+      let rows: readonly AuditRow[];
       try {
         written = await run(open, fenced.snapshot);
         // Inside: a result that cannot be rendered (a BigInt, a cycle) must not leave the transaction open.
-        rendered = render(written.outcome, call.auditId);
-        rows = [...written.auditRows, ownAuditRow(call, options, keyHash, written.outcome, rendered)];
+        rendered = render(written.outcome, written.auditId);
+        rows = written.auditRows;
       } catch (error) {
         await rollback();
         throw error;

@@ -178,7 +178,11 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
         // The deferral's ports write as in any run's transaction: its audit rows are staged in the unit.
         const unit = UnitOfWork.within(open, snapshot);
         const accepted = await acceptJob(unit, admission, contract, request);
-        return { outcome: mutationOutcome(accepted), auditRows: unit.takeAuditRows() };
+        return {
+          outcome: mutationOutcome(accepted),
+          auditRows: unit.takeAuditRows(),
+          auditId: auditIdOf(accepted),
+        };
       }
       const executed = await executeCapability(
         runtime,
@@ -190,6 +194,7 @@ export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): P
       return {
         outcome: mutationOutcome(executed),
         auditRows: (executed.writes?.audit ?? []).map(auditRowOf),
+        auditId: auditIdOf(executed),
         charge: executed.writes?.charge,
       };
     },
@@ -259,12 +264,17 @@ function isFree(contract: CatalogContract): boolean {
  */
 function mutationOutcome(executed: Executed): MutationOutcome {
   if (executed.kind === 'succeeded') {
-    return { status: 200, body: executed.body, auditDetails: { guard_audit_id: executed.body.audit_id } };
+    return { status: 200, body: executed.body };
   }
   const { code } = executed.error;
   if (code === 'internal_error' || code === 'dependency_unavailable') throw executed.error;
   if (executed.error.cause instanceof CapabilityError) return new StoredRefusal(executed.error);
   return new ReleasedRefusal(executed.error);
+}
+
+/** The run's audit record: the one row a mutation writes, named by its answer (docs/decisions.md). */
+function auditIdOf(executed: Executed): string {
+  return executed.kind === 'refused' ? executed.auditId : executed.body.audit_id;
 }
 
 const REPLAYED_MARK = Buffer.from(',"replayed":true}');
