@@ -76,6 +76,28 @@ describe('admin wallets', () => {
     expect(wallet.ledger.filter((e: { kind: string }) => e.kind === 'credit')).toHaveLength(3);
   });
 
+  it('lists the 20 newest ledger rows, newest first, rolled up or not', async () => {
+    const { organizationId } = await approvedInstallation(gateway);
+    // 30 charges a minute apart, every third one not rolled up yet: the newest 20 mix both kinds.
+    const rows = Array.from({ length: 30 }, (_, index) => ({
+      organization_id: organizationId,
+      amount: '0.01',
+      kind: 'charge',
+      idempotency_scope: `listing-${randomUUID()}`,
+      capability_id: 'demo.paid.read',
+      occurred_at: new Date(Date.UTC(2026, 10, 20, 10, index)),
+      rolled_up: index % 3 !== 0,
+    }));
+    await gateway.knex('wallet_ledger').insert(rows);
+    const ledger = (await call('GET', `/admin/wallets/${organizationId}`)).body.wallet.ledger;
+    expect(ledger.map((entry: { occurred_at: string }) => entry.occurred_at)).toEqual(
+      rows
+        .slice(10)
+        .reverse()
+        .map((row) => row.occurred_at.toISOString()),
+    );
+  });
+
   it('replays a retried credit with the same Idempotency-Key instead of paying twice', async () => {
     const idem = `credit-${randomUUID()}`;
     const before = (await call('GET', `/admin/wallets/${org}`)).body.wallet.balance_credits;

@@ -17,6 +17,7 @@ import { auditSealSnapshot } from './migrations/20261202010000-audit-seal-snapsh
 import { operatorNotices } from './migrations/20261203000000-operator-notices.js';
 import { consolePaging } from './migrations/20261204000000-console-paging.js';
 import { walletRunningSpend } from './migrations/20261205020000-wallet-running-spend.js';
+import { walletLedgerTwoIndexes } from './migrations/20261205030000-wallet-ledger-two-indexes.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -48,6 +49,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   operatorNotices,
   consolePaging,
   walletRunningSpend,
+  walletLedgerTwoIndexes,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

@@ -13,13 +13,14 @@ const MAX_BATCHES_PER_RUN = 20;
 
 // The first statement of a batch: marks up to BATCH_SIZE charges rolled up and adds them to the balances
 // and to the minute and day spend buckets; prunes the minute buckets no window reads any more (older than
-// an hour before the hour window starting at $2). Ordered by organization so two writers of the same
-// aggregates cannot deadlock. Returns the organizations it touched.
+// an hour before the hour window starting at $2). Taken in the order of the ledger's index, and ordered by
+// organization so two writers of the same aggregates cannot deadlock. Returns the organizations it touched.
 const ROLLUP_SQL = `
 with taken as (
   update wallet_ledger set rolled_up = true
-  where not rolled_up and id in (
-    select id from wallet_ledger where not rolled_up order by occurred_at limit $1 for update skip locked
+  where not rolled_up and idempotency_scope in (
+    select idempotency_scope from wallet_ledger where not rolled_up
+    order by organization_id, occurred_at limit $1 for update skip locked
   )
   returning organization_id, amount, occurred_at
 ), balances as (
