@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { knexTransaction, sqlOfKnexTransaction } from '../db/sql-knex.js';
 import type { Logger } from '../logger.js';
 import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
 import { snapshotWindows } from './wallet-store.js';
@@ -13,14 +12,14 @@ const MAX_BATCHES_PER_RUN = 20;
 
 // The first statement of a batch: marks up to BATCH_SIZE charges rolled up and adds them to the balances
 // and to the minute and day spend buckets; prunes the minute buckets no window reads any more (older than
-// an hour before the hour window starting at $2). Taken in the order of the ledger's index, and ordered by
-// organization so two writers of the same aggregates cannot deadlock. Returns the organizations it touched.
+// an hour before the hour window starting at the second parameter). Taken in the order of the ledger's index, and ordered by
+// organization so two writers of the same aggregates cannot deadlock. Returns the organizations it touched, comma-separated.
 const ROLLUP_SQL = `
 with taken as (
   update wallet_ledger set rolled_up = true
   where not rolled_up and idempotency_scope in (
     select idempotency_scope from wallet_ledger where not rolled_up
-    order by organization_id, occurred_at limit $1 for update skip locked
+    order by organization_id, occurred_at limit ? for update skip locked
   )
   returning organization_id, amount, occurred_at
 ), balances as (
@@ -39,27 +38,30 @@ with taken as (
 ), pruned as (
   delete from wallet_spend
   where organization_id in (select organization_id from taken)
-    and bucket = 'minute' and starts_at < $2::timestamptz - interval '1 hour'
+    and bucket = 'minute' and starts_at < ?::timestamptz - interval '1 hour'
 )
-select count(*)::int as rolled, coalesce(array_agg(distinct organization_id::text), '{}') as organizations
-from taken`;
+select count(*)::int as rolled, string_agg(distinct organization_id::text, ',') as organizations from taken`;
 
-// The second statement, in the same transaction: the running sums of the organizations just rolled up,
-// counted again from their buckets (the first statement's writes and every roll-up committed before it
-// included) for the windows starting at $2-$4 (the hour, day and month of {@link snapshotWindows}). The
-// first statement holds their `wallets` rows, so no other roll-up changes them in between.
+// The second statement, in the same transaction: the running sums of the organizations just rolled up
+// (the last parameter, a uuid array literal), counted again from their buckets (the first statement's
+// writes and every roll-up committed before it included) for the windows starting at the first three
+// parameters (the hour, day and month of {@link snapshotWindows}). The first statement holds their
+// `wallets` rows, so no other roll-up changes them in between.
 const RUNNING_SUMS_SQL = `
+with windows as (select ?::timestamptz as hour, ?::timestamptz as day, ?::timestamptz as month)
 update wallets w set
-  spend_hour_from = $2, spend_day_from = $3, spend_month_from = $4,
+  spend_hour_from = windows.hour, spend_day_from = windows.day, spend_month_from = windows.month,
   spent_hour = s.hour, spent_day = s.today, spent_month = s.month
-from unnest($1::uuid[]) as o(organization_id)
+from windows
+cross join unnest(?::uuid[]) as o(organization_id)
 cross join lateral (
-  select coalesce(sum(amount) filter (where bucket = 'minute' and starts_at >= $2), 0) as hour,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $3), 0) as today,
-         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= $4), 0) as month
+  select coalesce(sum(amount) filter (where bucket = 'minute' and starts_at >= windows.hour), 0) as hour,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= windows.day), 0) as today,
+         coalesce(sum(amount) filter (where bucket = 'day' and starts_at >= windows.month), 0) as month
   from wallet_spend
   where organization_id = o.organization_id
-    and ((bucket = 'minute' and starts_at >= $2) or (bucket = 'day' and starts_at >= least($3, $4)))
+    and ((bucket = 'minute' and starts_at >= windows.hour)
+      or (bucket = 'day' and starts_at >= least(windows.day, windows.month)))
 ) as s
 where w.organization_id = o.organization_id`;
 
@@ -75,15 +77,13 @@ where w.organization_id = o.organization_id`;
 export async function rollUpCharges(knex: Knex): Promise<number> {
   let rolled = 0;
   for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
-    const count = await knexTransaction(knex, async (trx) => {
-      const sql = sqlOfKnexTransaction(trx);
+    const count = await knex.transaction(async (trx) => {
       const windows = snapshotWindows(new Date());
-      const result = await sql.query<{ rolled: number; organizations: string[] }>(ROLLUP_SQL, [
-        BATCH_SIZE,
-        windows[0],
-      ]);
-      const { rolled = 0, organizations = [] } = result.rows[0] ?? {};
-      if (organizations.length > 0) await sql.query(RUNNING_SUMS_SQL, [organizations, ...windows]);
+      const result = (await trx.raw(ROLLUP_SQL, [BATCH_SIZE, windows[0]])) as {
+        rows: Array<{ rolled: number; organizations: string | null }>;
+      };
+      const { rolled = 0, organizations = null } = result.rows[0] ?? {};
+      if (organizations !== null) await trx.raw(RUNNING_SUMS_SQL, [...windows, `{${organizations}}`]);
       return rolled;
     });
     rolled += count;
