@@ -112,6 +112,59 @@ describe('PGlite on its worker thread', () => {
     expect(rows.map((row) => row.n)).toEqual([1, 2]);
   });
 
+  it('prepares a named statement once and answers it as the unnamed one, values and int8 included', async () => {
+    const bytes = new Uint8Array([9, 0, 255]);
+    const when = new Date('2026-11-27T18:00:00.456Z');
+    const insert = 'insert into item values ($1, $2, $3, $4, $5, $6) returning id, b, j, n, ts, i8';
+    const values = [10, bytes, { k: ['v', 2] }, '7.50', when, '9007199254740995'];
+    const named = await db.query(insert, values, { name: 'test.item.insert' });
+    expect(named.rows).toEqual([
+      { id: 10, b: bytes, j: { k: ['v', 2] }, n: '7.50', ts: when, i8: 9007199254740995n },
+    ]);
+    const select = 'select id, b, j, n, ts, i8 from item where id = $1 or j = $2';
+    const unnamed = await db.query(select, [10, null]);
+    const port = pgliteSql(db);
+    for (let run = 0; run < 2; run += 1) {
+      expect((await db.query(select, [10, null], { name: 'test.item.select' })).rows).toEqual(unnamed.rows);
+    }
+    expect((await port.query('select i8 from item where id = $1', [10], { name: 'test.i8' })).rows).toEqual([
+      { i8: '9007199254740995' },
+    ]);
+    expect(
+      (await db.query('update item set n = n + 1 where id = $1', [10], { name: 'test.item.bump' }))
+        .affectedRows,
+    ).toBe(1);
+    // Each text is prepared once: the session holds one statement for each, however often it ran.
+    const { rows } = await db.query<{ statement: string }>(
+      "select statement from pg_prepared_statements where statement like '%from item where id = $1%'",
+    );
+    expect(rows.map((row) => row.statement).sort()).toEqual(['select i8 from item where id = $1', select]);
+  });
+
+  it('keys a named statement by its text, and fails it as the unnamed one, the session going on', async () => {
+    expect((await db.query('select $1::int + 1 as n', [1], { name: 'test.reused' })).rows).toEqual([
+      { n: 2 },
+    ]);
+    expect((await db.query('select $1::text as t', ['x'], { name: 'test.reused' })).rows).toEqual([
+      { t: 'x' },
+    ]);
+    // A text that does not parse is not kept: the next run fails the same way.
+    for (let run = 0; run < 2; run += 1) {
+      await expect(db.query('selec $1', [1], { name: 'test.typo' })).rejects.toMatchObject({ code: '42601' });
+    }
+    const insert = 'insert into item (id) values ($1)';
+    await expect(db.query(insert, [10], { name: 'test.item.id' })).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'item_pkey',
+    });
+    await expect(db.queryBetween('begin', insert, [10], { name: 'test.item.id' })).rejects.toMatchObject({
+      code: '23505',
+    });
+    await expect(db.query(insert, [11], { name: 'test.item.id' })).rejects.toMatchObject({ code: '25P02' });
+    await db.exec('rollback');
+    expect((await db.query(insert, [11], { name: 'test.item.id' })).affectedRows).toBe(1);
+  });
+
   it('refuses statements once closed, naming why', async () => {
     const directory = join(environment.dataDir, 'thread-closed');
     await copyPgliteTemplate(directory);

@@ -15,7 +15,7 @@ const INT8_OID = 20;
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.modules.pglite);
+const { PGlite, parse, protocol } = require(workerData.modules.pglite);
 const extensions = {};
 for (const { exportName, path } of workerData.modules.extensions) extensions[exportName] = require(path)[exportName];
 const int8AsText = { parsers: { ${INT8_OID}: (value) => value } };
@@ -42,18 +42,57 @@ function answer(id, run) {
     (error) => parentPort.postMessage({ id, error: failure(error) }),
   );
 }
+// A named statement (the SQL port's name) is parsed and described once per text, then each run is one
+// call into the database (bind, describe, execute, sync) on its cached plan, as on pg. PGlite's query
+// makes six calls (parse, describe, bind, describe, execute, sync) and parses and plans every time:
+// for the fence and wallet snapshot that was about three quarters of the statement's cost. Keyed by
+// text, so a name reused for another text cannot run the wrong statement; only named statements, so
+// the cache is bounded by the code's statements. The one session is this process's own: nothing else
+// deallocates them.
+const prepared = new Map();
+function queryNamed(text, params, options) {
+  const { serialize } = protocol;
+  return db._runExclusiveQuery(async () => {
+    let statement = prepared.get(text);
+    if (statement === undefined) {
+      const name = 'agw_' + (prepared.size + 1);
+      const { messages } = await db.execProtocol(
+        Buffer.concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      );
+      statement = { name, types: parse.parseDescribeStatementResults(messages) };
+      prepared.set(text, statement);
+    }
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serializer = db.serializers[statement.types[index]];
+      return serializer ? serializer(value) : value.toString();
+    });
+    const { messages } = await db.execProtocol(
+      Buffer.concat([
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
+    return parse.parseResults(messages, db.parsers, options)[0];
+  });
+}
+function query(text, params, options, named) {
+  return named ? queryNamed(text, params, options) : db.query(text, params, options);
+}
 // Statements without parameters before and after one query, back to back on this thread (one message
 // each way): the trailing ones only once the query succeeded.
-async function queryBetween(leading, text, params, options, trailing) {
+async function queryBetween(leading, text, params, options, named, trailing) {
   if (leading) await db.exec(leading);
-  const result = await db.query(text, params, options);
+  const result = await query(text, params, options, named);
   if (trailing) await db.exec(trailing);
   return result;
 }
-parentPort.on('message', ({ id, method, text, params, int8, leading, trailing }) => {
+parentPort.on('message', ({ id, method, text, params, int8, named, leading, trailing }) => {
   const options = int8 ? int8AsText : undefined;
-  if (method === 'query') answer(id, db.query(text, params, options));
-  else if (method === 'queryBetween') answer(id, queryBetween(leading, text, params, options, trailing));
+  if (method === 'query') answer(id, query(text, params, options, named));
+  else if (method === 'queryBetween') answer(id, queryBetween(leading, text, params, options, named, trailing));
   else if (method === 'exec') answer(id, db.exec(text));
   else if (method === 'close') answer(id, db.close());
 });
@@ -78,6 +117,8 @@ interface Pending {
 export interface PGliteThreadQueryOptions {
   /** Only `{ 20: (value) => value }` (int8 as text): a function cannot cross to the worker. */
   readonly parsers?: Readonly<Record<number, unknown>>;
+  /** The statement's name (the SQL port's): prepared once, its plan reused (keyed by text, not name). */
+  readonly name?: string | undefined;
 }
 
 /**
@@ -135,7 +176,13 @@ export class PGliteThread {
     params: readonly unknown[] = [],
     options?: PGliteThreadQueryOptions,
   ): Promise<Results<Row>> {
-    return this.#call({ method: 'query', text, params, int8: int8Asked(options) }) as Promise<Results<Row>>;
+    return this.#call({
+      method: 'query',
+      text,
+      params,
+      int8: int8Asked(options),
+      named: options?.name !== undefined,
+    }) as Promise<Results<Row>>;
   }
 
   /**
@@ -157,6 +204,7 @@ export class PGliteThread {
       text,
       params,
       int8: int8Asked(options),
+      named: options?.name !== undefined,
       trailing,
     }) as Promise<Results<Row>>;
   }
@@ -178,6 +226,7 @@ export class PGliteThread {
     text?: string;
     params?: readonly unknown[];
     int8?: boolean;
+    named?: boolean;
     leading?: string;
     trailing?: string;
   }) {

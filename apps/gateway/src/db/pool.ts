@@ -235,9 +235,9 @@ function pglitePort(thread: PGliteThread): TransactionSql {
       leading: readonly string[],
       text: string,
       params?: readonly unknown[],
-      _options?: SqlQueryOptions,
+      options?: SqlQueryOptions,
       trailing?: readonly string[],
-    ) => queryBetweenOnThread<Row>(thread, leading, text, params, trailing),
+    ) => queryBetweenOnThread<Row>(thread, leading, text, params, trailing, options?.name),
   };
 }
 

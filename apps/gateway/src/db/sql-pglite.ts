@@ -1,6 +1,6 @@
-import type { Sql, SqlDatabase, SqlResult } from '@agw/capabilities';
+import type { Sql, SqlDatabase, SqlQueryOptions, SqlResult } from '@agw/capabilities';
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite';
-import type { PGliteThread } from './pglite-thread.js';
+import { PGliteThread } from './pglite-thread.js';
 
 // PGlite answers int8 as a JS bigint, `pg` as a string: the port promises a string on both.
 const INT8_OID = 20;
@@ -8,7 +8,8 @@ const PARSERS = { [INT8_OID]: (value: string) => value };
 
 /**
  * The SQL port on PGlite (on its thread, in process, or one of its transactions): its own `query`, `$n`
- * parameters, no knex in between. PGlite has no prepared-statement cache to name into, so `name` is
+ * parameters, no knex in between. On the thread a named statement is prepared once and its plan reused
+ * ({@link PGliteThread.query}); PGlite's own API has no prepared statements, so elsewhere `name` is
  * ignored.
  *
  * PGlite is one session: statements from anywhere interleave on it. While knex (knex-pglite) may hold a
@@ -17,7 +18,10 @@ const PARSERS = { [INT8_OID]: (value: string) => value };
  */
 export function pgliteSql(db: PGlite | Transaction | PGliteThread): Sql {
   return {
-    async query<Row>(text: string, params: readonly unknown[] = []) {
+    async query<Row>(text: string, params: readonly unknown[] = [], options?: SqlQueryOptions) {
+      if (db instanceof PGliteThread) {
+        return answerOf(await db.query<Row>(text, params, { parsers: PARSERS, name: options?.name }));
+      }
       return answerOf(await db.query<Row>(text, params as unknown[], { parsers: PARSERS }));
     },
   };
@@ -33,8 +37,9 @@ export async function queryBetweenOnThread<Row>(
   text: string,
   params: readonly unknown[] = [],
   trailing: readonly string[] = [],
+  name?: string,
 ): Promise<SqlResult<Row>> {
-  const options = { parsers: PARSERS };
+  const options = { parsers: PARSERS, name };
   return answerOf(
     await thread.queryBetween<Row>(leading.join('; '), text, params, options, trailing.join('; ')),
   );
