@@ -7,9 +7,9 @@ export interface SqlResult<Row> {
 /** Per-statement options. */
 export interface SqlQueryOptions {
   /**
-   * Prepares the statement once per connection under this name and reuses the plan (on `pg`; PGlite
-   * ignores it). A name must always go with the same text: prefix it with the domain, e.g.
-   * `documents.insert`.
+   * Prepares the statement once per connection under this name and reuses the plan (on `pg`, and on the
+   * gateway's embedded PGlite, keyed there by text). A name must always go with the same text: prefix it
+   * with the domain, e.g. `documents.insert`.
    */
   readonly name?: string;
 }
