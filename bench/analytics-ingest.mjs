@@ -143,6 +143,8 @@ for (const mode of args.modes.split(',')) {
     services.redisPort = new URL(REDIS_URL).port || '6379';
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'agw-bench-'));
+  // `agw serve` records itself for other shells: in the run's own folder, not the user's.
+  env.XDG_STATE_HOME = dataDir;
   const port = 18080 + Math.floor(Math.random() * 1000);
   const profiles = join(root, 'bench/results/profiles');
   if (args['cpu-prof']) mkdirSync(profiles, { recursive: true });

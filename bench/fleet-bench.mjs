@@ -97,6 +97,8 @@ export async function measureFleet({ duration, connections }) {
       ...behindPgbouncer(bouncer.port),
       REDIS_URL: redis.url,
       DATA_DIR: join(dir, 'data'),
+      // `agw serve` records itself for other shells: in the run's own folder, not the user's.
+      XDG_STATE_HOME: dir,
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
       HOST: '127.0.0.1',

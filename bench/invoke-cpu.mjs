@@ -80,6 +80,8 @@ const child = spawn(
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
+      // `agw serve` records itself for other shells: in the run's own folder, not the user's.
+      XDG_STATE_HOME: dataDir,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],

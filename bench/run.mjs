@@ -165,6 +165,8 @@ async function startGateway(env, kind = 'standard') {
       RATE_LIMIT_PER_INSTALLATION_PER_MINUTE: '999999',
       RATE_LIMIT_PER_CAPABILITY_PER_MINUTE: '999999',
       ANALYTICS_EVENTS_PER_MINUTE: '99999999',
+      // `agw serve` records itself for other shells: in the run's own folder, not the user's.
+      XDG_STATE_HOME: dataDir,
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
