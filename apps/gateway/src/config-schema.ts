@@ -144,7 +144,7 @@ export const gatewaySettings = settingsSchema({
     ...MS,
     default: 10_000,
     description:
-      'on SIGTERM `/health/ready` answers 503 at once, no connection is accepted, and requests in flight get this long to finish (each answered with `Connection: close`; still open after it, connections are cut); the job in progress, the audit sealer and the mail outbox then get as long again before the database closes under them (embedded gateways too); `agw serve` exits 0 once they are done, or 1 when a second SIGTERM comes or twice this bound has passed',
+      'on SIGTERM `/health/ready` answers 503 at once, no connection is accepted, and requests in flight get this long to finish (each answered with `Connection: close`; still open after it, connections are cut); the job in progress, the domain flushes, the audit sealer and the mail outbox then get as long again each (one still busy is left behind and the next goes on, embedded gateways too); `agw serve` exits 0 once they are done, or 1 when a second SIGTERM comes or twice this bound has passed',
   }),
   OWNER_OTP_TTL_SECONDS: Setting.integer({
     default: 86_400,

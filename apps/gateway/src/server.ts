@@ -32,8 +32,8 @@ export interface StartOptions {
   /** The logger to use; one is created from config.logLevel when omitted. */
   readonly logger?: Logger;
   /**
-   * How long close() waits for in-flight requests before cutting connections, and then for the
-   * background work before closing the database under it (default SHUTDOWN_GRACE_MS).
+   * How long close() waits for in-flight requests before cutting connections, then for each step of
+   * the background work and for the database to close (default SHUTDOWN_GRACE_MS).
    */
   readonly shutdownTimeoutMs?: number;
   /** See {@link AppDependencies.extendRouter}; for tests and embedding. */
@@ -63,8 +63,8 @@ export interface GatewayHandle {
   /**
    * The ordered shutdown: `/health/ready` answers 503, the server stops accepting, in-flight requests
    * finish (bounded by shutdownTimeoutMs) with `Connection: close`, the job worker finishes its job and
-   * claims no other, the domains, audit sealer and mail outbox flush (bounded by shutdownTimeoutMs
-   * again), then the database and Redis close. Safe to call twice.
+   * claims no other, the domains, audit sealer and mail outbox flush (each bounded by shutdownTimeoutMs
+   * again), then Redis and the database close (bounded too). Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -253,24 +253,25 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   }
   // The job in progress finishes and commits (its audit rows are sealed next); no new job is claimed.
   // The domains' last flush (buffered events, say) lands before the sealer's last run and the database
-  // close; the sealer seals the rows the last requests wrote. All of it gets as long again as the
-  // requests did: past that, the steps left are only started (their timers stop), not waited for, and
-  // the database closes under them. A stuck job or mail never holds close() (or an embedding process).
-  const steps = [jobs, domains, sealer, rollup, access];
-  const deadline = Date.now() + timeoutMs;
-  let cut = false;
-  for (const step of steps) {
-    const stopping = step?.stop() ?? Promise.resolve();
-    if (cut) {
-      stopping.catch((error: unknown) => logger.warn({ err: error }, 'background work failed after the cut'));
-    } else if (!(await settlesWithin(stopping, deadline - Date.now()))) {
-      cut = true;
-      logger.warn({ timeout_ms: timeoutMs }, 'background work did not stop in time; closing under it');
+  // close; the sealer seals the rows the last requests wrote. Each step gets as long as the requests
+  // did; one still busy then is left behind (logged) and the next goes on, so a stuck job or mail never
+  // holds close() (or an embedding process) — and the steps after it still run before the close.
+  for (const step of [jobs, domains, sealer, rollup, access]) {
+    if (step === undefined) continue;
+    const stopping = step.stop();
+    if (!(await settlesWithin(stopping, timeoutMs))) {
+      logger.warn({ timeout_ms: timeoutMs }, 'background work did not stop in time; going on without it');
       stopping.catch((error: unknown) => logger.warn({ err: error }, 'background work failed after the cut'));
     }
   }
   if (redis) await closeRedis(redis);
-  await database.close();
+  // A query a step left behind still holds its connection: the pool's end would wait for it.
+  if (!(await settlesWithin(database.close(), timeoutMs))) {
+    logger.warn(
+      { timeout_ms: timeoutMs },
+      'database connections still in use; left to close with the process',
+    );
+  }
   // The spans of the last requests are exported before the process may exit.
   await tracing?.shutdown();
   logger.info('Agent Gateway stopped');
