@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { ensureOperatorKey } from './admin/bootstrap-operator-key.js';
 import { type AppDependencies, createApp } from './app.js';
 import { type AuditSealer, createAuditSealer } from './audit-chain/sealer.js';
+import { withTimeout } from './checks/with-timeout.js';
 import { domainSettingsOf, type GatewayConfig, redactUrl } from './config.js';
 import { preparePrivateDataDir, tightenTree } from './data-dir.js';
 import { type Database, openDatabase } from './db/knex.js';
@@ -257,16 +258,13 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   // did; one still busy then is left behind (logged) and the next goes on, so a stuck job or mail never
   // holds close() (or an embedding process) — and the steps after it still run before the close.
   for (const step of [jobs, domains, sealer, rollup, access]) {
-    if (step === undefined) continue;
-    const stopping = step.stop();
-    if (!(await settlesWithin(stopping, timeoutMs))) {
+    if (step !== undefined && !(await stoppedWithin(step.stop(), timeoutMs, logger))) {
       logger.warn({ timeout_ms: timeoutMs }, 'background work did not stop in time; going on without it');
-      stopping.catch((error: unknown) => logger.warn({ err: error }, 'background work failed after the cut'));
     }
   }
   if (redis) await closeRedis(redis);
   // A query a step left behind still holds its connection: the pool's end would wait for it.
-  if (!(await settlesWithin(database.close(), timeoutMs))) {
+  if (!(await stoppedWithin(database.close(), timeoutMs, logger))) {
     logger.warn(
       { timeout_ms: timeoutMs },
       'database connections still in use; left to close with the process',
@@ -277,19 +275,19 @@ async function shutdown(resources: Resources, timeoutMs: number): Promise<void> 
   logger.info('Agent Gateway stopped');
 }
 
-/** True once `promise` resolved within `milliseconds`, false when it is still pending then (its rejection passes). */
-async function settlesWithin(promise: Promise<void>, milliseconds: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise.then(() => true),
-      new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(milliseconds, 0));
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * True once `stopping` has settled within `milliseconds`, false while it still runs then. A failure,
+ * now or after the bound, is logged: shutdown goes on either way.
+ */
+function stoppedWithin(stopping: Promise<void>, milliseconds: number, logger: Logger): Promise<boolean> {
+  const settled = stopping.then(
+    () => true,
+    (error: unknown) => {
+      logger.warn({ err: error }, 'background work failed while stopping');
+      return true;
+    },
+  );
+  return withTimeout(settled, milliseconds, false);
 }
 
 function once(action: () => Promise<void>): () => Promise<void> {

@@ -101,7 +101,10 @@ describe('gateway lifecycle', () => {
       shutdownTimeoutMs: 200,
       domains: [stuck],
     });
-    await gateway.close();
+    // The grace is 200 ms a step: close() returns long before a stuck step would let it.
+    const closing = gateway.close().then(() => 'closed');
+    const stuckFor = new Promise((resolve) => setTimeout(resolve, 3_000, 'still closing'));
+    expect(await Promise.race([closing, stuckFor])).toBe('closed');
     expect(log.text()).toContain('background work did not stop in time');
     expect(log.text()).toContain('Agent Gateway stopped');
   });

@@ -1,5 +1,4 @@
 import type { CapabilityDomain, PublicRoute } from '@agw/capabilities';
-import { withTimeout } from '../checks/with-timeout.js';
 import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
 import { createDomainHost, type DomainHostOptions } from './host.js';
 
@@ -17,9 +16,6 @@ export interface RunningDomains {
   /** Stops every task (each runs once more, bounded), then every service's own `stop`. */
   stop(): Promise<void>;
 }
-
-// A domain's own shutdown (a last flush) must not hold the process: the database closes next anyway.
-const STOP_TIMEOUT_MS = 5000;
 
 /**
  * Starts every domain that has a `start` (public routes, timed tasks): once per gateway process, after
@@ -55,14 +51,11 @@ export function startDomains(
     stats,
     async stop() {
       await Promise.all(tasks.map((task) => task.stop()));
+      // Side by side; the gateway's shutdown bounds the whole step (SHUTDOWN_GRACE_MS, src/server.ts).
       await Promise.all(
         stops.map(({ domain, stop }) =>
-          withTimeout(
-            stop().catch((error: unknown) =>
-              options.logger.error({ err: error, domain }, 'domain stop failed'),
-            ),
-            STOP_TIMEOUT_MS,
-            undefined,
+          stop().catch((error: unknown) =>
+            options.logger.error({ err: error, domain }, 'domain stop failed'),
           ),
         ),
       );
