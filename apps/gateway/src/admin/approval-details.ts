@@ -2,6 +2,7 @@ import type { CapabilityHandler } from '@agw/capabilities';
 import { systemClock } from '@agw/guard';
 import type { Knex } from 'knex';
 import { runPreflight } from '../invoke/preflight.js';
+import { byCapabilityKey, capabilityKey } from '../meta-tools/capability-key.js';
 import type { CatalogContract } from '../meta-tools/catalog.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { RunApprovalView } from './approvals.js';
@@ -10,21 +11,13 @@ import { maskParams, type ParamRow } from './mask-params.js';
 /**
  * What the admin API and the console need to say more of an approval than its row, built once
  * ({@link approvalFacts}): the contract and the handler of each capability version, by
- * {@link capabilityVersionKey}.
+ * `capabilityKey` (src/meta-tools/capability-key.ts).
  */
 export interface ApprovalFacts {
   /** Decrypts the params an approval keeps (purpose `approval-params`). */
   readonly box: SecretBox;
   readonly contracts: ReadonlyMap<string, CatalogContract>;
   readonly handlers: ReadonlyMap<string, CapabilityHandler<never>>;
-}
-
-/** `id@version`, the key of {@link ApprovalFacts}' maps. */
-export function capabilityVersionKey(capability: {
-  readonly capability_id: string;
-  readonly capability_version: string;
-}): string {
-  return `${capability.capability_id}@${capability.capability_version}`;
 }
 
 /** The facts of the catalog's capability versions and their handlers. */
@@ -35,10 +28,8 @@ export function approvalFacts(
 ): ApprovalFacts {
   return {
     box,
-    contracts: new Map(catalog.map((contract) => [`${contract.id}@${contract.version}`, contract])),
-    handlers: new Map(
-      handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
-    ),
+    contracts: new Map(catalog.map((contract) => [capabilityKey(contract.id, contract.version), contract])),
+    handlers: byCapabilityKey(handlers),
   };
 }
 
@@ -73,7 +64,7 @@ export async function approvalDetails(
   paramsCiphertext: Buffer | Uint8Array | null,
 ): Promise<ApprovalDetailView> {
   const params = decryptApprovalParams(facts.box, paramsCiphertext);
-  const key = capabilityVersionKey(approval);
+  const key = capabilityKey(approval.capability_id, approval.capability_version);
   const contract = facts.contracts.get(key);
   const handler = facts.handlers.get(key);
   return {

@@ -1,15 +1,11 @@
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
-import {
-  type ApprovalFacts,
-  capabilityVersionKey,
-  type PreflightVerdict,
-  preflightVerdict,
-} from '../admin/approval-details.js';
+import { type ApprovalFacts, type PreflightVerdict, preflightVerdict } from '../admin/approval-details.js';
 import { approvalAuditDetails, decideApproval, UUID_PATTERN } from '../admin/approvals.js';
 import { maskParams, revealParam } from '../admin/mask-params.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
+import { capabilityKey } from '../meta-tools/capability-key.js';
 import { isQueueCursor, type QueuedApproval, readQueue, readWaitingApproval } from './approval-queue.js';
 import type { ConsoleKit, Context } from './kit.js';
 import { type ConsoleLocale, TEXT } from './messages.js';
@@ -212,7 +208,7 @@ async function preflightVerdicts(
   const worker = async () => {
     for (let index = next++; index < approvals.length; index = next++) {
       const approval = approvals[index] as QueuedApproval;
-      const handler = facts.handlers.get(capabilityVersionKey(approval));
+      const handler = facts.handlers.get(capabilityKey(approval.capability_id, approval.capability_version));
       verdicts[index] = await preflightVerdict(knex, handler, approval, approval.params);
     }
   };
@@ -228,7 +224,7 @@ function approvalCard(
   verdict: PreflightVerdict,
 ): string {
   const text = TEXT[locale];
-  const known = contracts.get(capabilityVersionKey(approval));
+  const known = contracts.get(capabilityKey(approval.capability_id, approval.capability_version));
   const id = approval.approval_id;
   const heading = `approval-${id}`;
   const risk = known?.risk_level ?? '?';

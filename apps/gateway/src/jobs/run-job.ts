@@ -7,6 +7,7 @@ import { type Executed, executeCapability } from '../invoke/execute.js';
 import type { InvokeRuntime } from '../invoke/runtime.js';
 import { UnitOfWork } from '../invoke/unit-of-work.js';
 import type { Logger } from '../logger.js';
+import { capabilityKey } from '../meta-tools/capability-key.js';
 import { finishJob, type JobRow, lockJob, requeueJob } from './job-store.js';
 
 /** What a worker runs jobs with: the invoke route's own runtime (one chain), catalog and handlers. */
@@ -44,7 +45,7 @@ export async function runJob(runner: JobRunner, job: JobRow, options: RunJobOpti
     const locked = await lockJob(sql, job.id, options.owner);
     if (locked === undefined) return;
     const contract = runner.contractOf(job.capability_id, job.capability_version);
-    const handler = contract && runner.handlers.get(`${contract.id}@${contract.version}`);
+    const handler = contract && runner.handlers.get(capabilityKey(contract.id, contract.version));
     const run = restoreRun(runner, job, contract);
     let executed: Executed;
     if (contract === undefined || handler === undefined) {

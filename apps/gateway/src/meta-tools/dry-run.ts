@@ -7,6 +7,7 @@ import type { InvokeRuntime } from '../invoke/runtime.js';
 import { countRefusal } from '../metrics/refusals.js';
 import { validateBody } from '../onboarding/validate.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
+import { capabilityKey } from './capability-key.js';
 import type { CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
 import { toGuardRequest } from './guard-request.js';
@@ -61,7 +62,7 @@ export async function dryRun(
     return errorAnswer(refusalError(run), auditId);
   }
   const { facts } = run;
-  const handler = handlers?.get(`${contract.id}@${contract.version}`);
+  const handler = handlers?.get(capabilityKey(contract.id, contract.version));
   const principal = facts.principal as Principal;
   const preflight = await runPreflight(runtime, handler, request.params, principal);
   const { preview } = preflight;

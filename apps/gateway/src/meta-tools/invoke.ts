@@ -18,6 +18,7 @@ import type { AccessServices } from '../onboarding/services.js';
 import { validateBody } from '../onboarding/validate.js';
 import { auditRowOf } from '../ports/audit-sink.js';
 import { errorAnswer, type MetaToolAnswer, type MetaToolRequest } from './answer.js';
+import { capabilityKey } from './capability-key.js';
 import type { CatalogContract, CatalogVersions } from './catalog.js';
 import { resolveCapability } from './describe.js';
 import { toGuardRequest } from './guard-request.js';
@@ -50,7 +51,7 @@ export interface InvokeDependencies {
 export async function invoke(call: MetaToolRequest, deps: InvokeDependencies): Promise<MetaToolAnswer> {
   const request = validateBody('InvokeRequest', call.body);
   const contract = resolveCapability(deps.versions, request.id, request.version);
-  const handler = deps.handlers.get(`${contract.id}@${contract.version}`);
+  const handler = deps.handlers.get(capabilityKey(contract.id, contract.version));
   if (handler === undefined) {
     throw new GatewayError('capability_not_found', {
       message: `${contract.id}@${contract.version} has no handler in this gateway.`,

@@ -11,6 +11,7 @@ import type { JobWorker } from '../jobs/worker.js';
 import { checkKey } from '../keys/authenticate.js';
 import { createCatalogCallerResolver } from '../meta-tools/access.js';
 import type { MetaTool, MetaToolAnswer, MetaToolRequest } from '../meta-tools/answer.js';
+import { byCapabilityKey } from '../meta-tools/capability-key.js';
 import { type CatalogContract, type CatalogVersions, groupVersions } from '../meta-tools/catalog.js';
 import { createCursorCodec } from '../meta-tools/cursor.js';
 import { describeCapability, resolveCapability } from '../meta-tools/describe.js';
@@ -84,9 +85,7 @@ function createMetaTools(options: Omit<MetaToolRouteOptions, 'bodyLimitBytes'>):
   });
   // Keyed search/describe read key records through the invoke chain's cache (one per process).
   const resolveCatalogCaller = createCatalogCallerResolver(runtime.keys);
-  const handlers = new Map(
-    options.handlers.map((handler) => [`${handler.contract.id}@${handler.contract.version}`, handler]),
-  );
+  const handlers = byCapabilityKey(options.handlers);
   options.jobs?.attach({ runtime, handlers, contractOf: (id, version) => contractOf(versions, id, version) });
   // Before the body is read: the same guard and cached key records as the chain's first guard, so a
   // valid key costs no extra query and a refused one gets the envelope the chain would have given.
