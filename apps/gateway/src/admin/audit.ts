@@ -35,8 +35,8 @@ export async function recordOperatorAction(trx: Knex.Transaction, entry: Operato
 export interface OperatorAction<T> extends Omit<OperatorAuditEntry, 'httpStatus' | 'details'> {
   /** The status of the answer, when it depends on the result (e.g. 201 created, 200 already there). */
   readonly httpStatus: number | ((result: T) => number);
-  /** Added to the row's details: where the operator acted from (`{ via: 'console' }`). */
-  readonly via?: Readonly<Record<string, unknown>>;
+  /** Where the operator acted from, when not the admin API: the row's details say `via: 'console'`. */
+  readonly via?: 'console';
 }
 
 /**
@@ -58,7 +58,7 @@ export function runOperatorAction<T>(
       operator: action.operator,
       action: action.action,
       httpStatus,
-      details: { ...details, ...action.via },
+      details: action.via === undefined ? details : { ...details, via: action.via },
     });
     return { result, httpStatus };
   });

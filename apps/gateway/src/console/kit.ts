@@ -117,7 +117,7 @@ export function createConsoleKit(options: ConsoleOptions): ConsoleKit {
       const { operator } = session;
       const done = await runOperatorAction(
         knex,
-        { auditId, requestId, operator, action, httpStatus, via: { via: 'console' } },
+        { auditId, requestId, operator, action, httpStatus, via: 'console' },
         work,
       );
       return done.result;
