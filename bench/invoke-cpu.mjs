@@ -101,10 +101,12 @@ for (let attempt = 0; ; attempt += 1) {
 }
 
 /**
- * One load run of `request` against `url` (the process `pid` serves it): req/s, latency and CPU per
- * request, and — with pg_stat_statements — every statement `databaseName` ran, per request.
+ * One load run of `request` against `url`, served by `server` ('gateway' or 'prototype', process `pid`):
+ * req/s, latency and CPU per request, and — with pg_stat_statements — every statement `databaseName`
+ * ran, per request.
  */
-async function measure(label, url, pid, request, databaseName) {
+async function measure(server, scenario, url, pid, request, databaseName) {
+  const label = server === 'gateway' ? scenario : `prototype ${scenario}`;
   const options = {
     url: `${url}${request.path ?? ''}`,
     connections: Number(args.connections),
@@ -137,7 +139,7 @@ async function measure(label, url, pid, request, databaseName) {
   const non2xx = result.non2xx + result.errors;
   console.log(
     `${label}: ${count} requests (${non2xx} not 2xx), ${Math.round(result.requests.average)} req/s, ` +
-      `p99 ${result.latency.p99} ms, max ${result.latency.max} ms, ${label.startsWith('prototype') ? 'prototype' : 'gateway'} CPU ${Math.round(cpu / count)} µs/request`,
+      `p99 ${result.latency.p99} ms, max ${result.latency.max} ms, ${server} CPU ${Math.round(cpu / count)} µs/request`,
   );
   if (args.slow) console.log(`  ${slow.length} answers ≥ ${args.slow} ms (at:ms): ${slow.join(' ')}`);
   if (!statementsAvailable) return undefined;
@@ -170,7 +172,7 @@ try {
   for (const short of args.scenarios.split(',')) {
     const scenario = scenarios.find((candidate) => candidate.name === names[short]);
     const request = await scenario.prepare(base, { url: base, dataDir, child });
-    executions[short] = await measure(short, base, child.pid, request, database);
+    executions[short] = await measure('gateway', short, base, child.pid, request, database);
   }
 } finally {
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -192,7 +194,8 @@ if (statementsAvailable && existsSync(prototypePath)) {
     const requests = prototypeRequests();
     for (const short of args.scenarios.split(',')) {
       const micros = await measure(
-        `prototype ${short}`,
+        'prototype',
+        short,
         prototype.url,
         prototype.child.pid,
         requests[short],
