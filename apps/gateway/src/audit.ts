@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { withTimeout } from './checks/with-timeout.js';
 import type { Logger } from './logger.js';
 import { auditBatcherFor } from './ports/audit-batcher.js';
+import { auditRowId } from './ports/audit-rows.js';
 
 /** One row of `audit_events`. */
 export interface AuditEvent {
@@ -39,7 +40,9 @@ export async function recordAuditEvent(knex: Knex, logger: Logger, event: AuditE
     http_status: event.httpStatus,
     details: JSON.stringify({ ...event.details, transport: event.transport ?? 'http' }),
   };
-  const pending = knex.isTransaction ? knex('audit_events').insert(row) : auditBatcherFor(knex).write([row]);
+  const pending = knex.isTransaction
+    ? knex('audit_events').insert({ id: auditRowId(row.audit_id), ...row })
+    : auditBatcherFor(knex).write([row]);
   const insert = Promise.resolve(pending).then(
     () => true,
     (error: unknown) => {

@@ -4,6 +4,7 @@ import { utcMicros } from '../audit-chain/record.js';
 import { verifyAuditChain } from '../audit-chain/verify.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { GatewayState } from '../http/state.js';
+import { auditIdCondition } from '../ports/audit-rows.js';
 import { decodeTrace } from '../ports/audit-trace.js';
 import { type AdminRouteKit, UUID_PATTERN } from './approvals.js';
 import { adminValidator } from './validation.js';
@@ -150,7 +151,10 @@ export async function listAuditEvents(
   if (filter.outcome !== undefined) query.where('e.outcome', filter.outcome);
   if (filter.since !== undefined) query.whereRaw('e.occurred_at >= ?::timestamptz', [filter.since]);
   if (filter.until !== undefined) query.whereRaw('e.occurred_at < ?::timestamptz', [filter.until]);
-  if (filter.audit_id !== undefined) query.where('e.audit_id', filter.audit_id);
+  if (filter.audit_id !== undefined) {
+    const condition = auditIdCondition(filter.audit_id);
+    query.whereRaw(condition.sql, condition.bindings);
+  }
   if (filter.capability !== undefined) {
     // An invoke's row names it as target_id, an approval decision's as capability_id.
     query.whereRaw("(e.details->>'target_id' = ? or e.details->>'capability_id' = ?)", [

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { knexTransaction } from '../db/knex-transaction.js';
+import { auditRowId } from '../ports/audit-rows.js';
 import type { OperatorPrincipal } from './operator-auth.js';
 
 /** One operator action, written to `audit_events` in the same transaction as its effect. */
@@ -21,6 +22,7 @@ export interface OperatorAuditEntry {
  */
 export async function recordOperatorAction(trx: Knex.Transaction, entry: OperatorAuditEntry): Promise<void> {
   await trx('audit_events').insert({
+    id: auditRowId(entry.auditId),
     audit_id: entry.auditId,
     request_id: entry.requestId,
     actor: entry.operator.actor,

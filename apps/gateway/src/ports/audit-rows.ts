@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { runStatement, type Sql } from '@agw/capabilities';
 
 /** One `audit_events` row as the gateway writes it (`details` already serialized JSON). */
@@ -32,22 +33,46 @@ export interface AuditRow {
  * reader that takes insertion order sees the caller's order.
  */
 export function auditRowsSelect(first: number): string {
-  return `select u.audit_id, coalesce(u.occurred_at, now()), u.request_id, u.actor, u.action, u.outcome,
+  return `select u.id, u.audit_id, coalesce(u.occurred_at, now()), u.request_id, u.actor, u.action, u.outcome,
        u.http_status, u.details::jsonb
-  from json_to_recordset($${first}::json) as u(audit_id text, occurred_at timestamptz, request_id text,
-       actor text, action text, outcome text, http_status int, details text)`;
+  from json_to_recordset($${first}::json) as u(id uuid, audit_id text, occurred_at timestamptz,
+       request_id text, actor text, action text, outcome text, http_status int, details text)`;
 }
 
 /** The insert's column list, in the order of {@link auditRowsSelect}. */
 export const AUDIT_COLUMNS =
-  'audit_events (audit_id, occurred_at, request_id, actor, action, outcome, http_status, details)';
+  'audit_events (id, audit_id, occurred_at, request_id, actor, action, outcome, http_status, details)';
 
 /**
- * The one parameter {@link auditRowsSelect} reads: `rows` as a JSON array. A missing `occurred_at`
- * (undefined: the key is left out) and a null one both read as null, so the row gets `now()`.
+ * The one parameter {@link auditRowsSelect} reads: `rows` as a JSON array, each with its
+ * {@link auditRowId}. A missing `occurred_at` (undefined: the key is left out) and a null one both read
+ * as null, so the row gets `now()`.
  */
 export function auditRowsParam(rows: readonly AuditRow[]): string {
-  return JSON.stringify(rows);
+  return JSON.stringify(rows.map((row) => ({ id: auditRowId(row.audit_id), ...row })));
+}
+
+const LOWER_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The `audit_events.id` of a row with `auditId`: the audit id itself when it is a lower-case UUID (as the
+ * gateway hands them out), so the primary key finds the row by it and no second unique index is written
+ * per row (migration `20261206000000_audit_id_is_row_id`); a random one otherwise, and such a row goes to
+ * the partial `audit_id` index. Every writer of `audit_events` sets it.
+ */
+export function auditRowId(auditId: string): string {
+  return LOWER_CASE_UUID.test(auditId) ? auditId : randomUUID();
+}
+
+/**
+ * The condition "row `e` has audit id `auditId`", with its bindings: the primary key for the rows that
+ * took it as their id, the partial index for the others (rows written before, and audit ids that are no
+ * lower-case UUID).
+ */
+export function auditIdCondition(auditId: string): { sql: string; bindings: string[] } {
+  const other = '(e.audit_id = ? and e.id::text <> e.audit_id)';
+  if (!LOWER_CASE_UUID.test(auditId)) return { sql: other, bindings: [auditId] };
+  return { sql: `((e.id = ?::uuid and e.audit_id = ?) or ${other})`, bindings: [auditId, auditId, auditId] };
 }
 
 const INSERT = { name: 'agw.audit.insert', text: `insert into ${AUDIT_COLUMNS} ${auditRowsSelect(1)}` };
