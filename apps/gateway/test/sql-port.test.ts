@@ -298,6 +298,47 @@ describe.runIf(process.env.DATABASE_URL)('a batch of leading statements and a qu
     }
   });
 
+  it('sends the whole batch in one write on the socket, not a write (a system call) per protocol message', async () => {
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const socket = (client as unknown as { connection: { stream: import('node:net').Socket } }).connection
+        .stream;
+      const lead = [
+        { text: 'begin' },
+        { text: "select set_config('agw.batch_test', $1, true)", values: ['on'] },
+      ];
+      const commit = [{ text: 'commit' }];
+      // Prepared once, so the measured batch is what a warm connection sends: 4 × Bind, Describe, Execute, one Sync.
+      await queryAfter(client, lead, 'select $1::int as n', [1], { name: 'test.batch.writes' }, commit);
+      let writes = 0;
+      const write = socket._write.bind(socket);
+      const writev = socket._writev?.bind(socket);
+      socket._write = (...args: Parameters<typeof socket._write>) => {
+        writes += 1;
+        return write(...args);
+      };
+      if (writev !== undefined) {
+        socket._writev = (...args: Parameters<NonNullable<typeof socket._writev>>) => {
+          writes += 1;
+          return writev(...args);
+        };
+      }
+      const answer = await queryAfter<{ n: number }>(
+        client,
+        lead,
+        'select $1::int as n',
+        [2],
+        { name: 'test.batch.writes' },
+        commit,
+      );
+      expect(answer.rows).toEqual([{ n: 2 }]);
+      expect(writes).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('a trailing COMMIT commits with the query, and is skipped when the query fails', async () => {
     const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
     await client.connect();

@@ -58,6 +58,18 @@ class BatchQuery implements pg.Submittable {
   }
 
   submit(connection: pg.Connection): void {
+    // Each message is a write of its own on the socket, a system call each (`pg` 8 ignores the `more`
+    // flag @types/pg still asks for): corked, the batch leaves in one, as `pg`'s own Query does.
+    // Uncorked even if a serializer throws.
+    connection.stream.cork();
+    try {
+      this.#write(connection);
+    } finally {
+      connection.stream.uncork();
+    }
+  }
+
+  #write(connection: pg.Connection): void {
     let names = prepared.get(connection);
     if (names === undefined) {
       names = new Map();
