@@ -13,30 +13,40 @@ export interface PeriodicTask {
 }
 
 /**
- * Runs `run` every `intervalMs` after the previous run ended: runs never overlap and the timer does not
- * keep the process alive. A failed run is logged (`failure` message) and retried on the next tick.
+ * Runs `run` every `intervalMs` after the previous run ended — or `busyIntervalMs` after a run that
+ * answered `true` (it found work, so more is likely waiting): runs never overlap and the timer does not
+ * keep the process alive. A failed run is logged (`failure` message) and retried after `intervalMs`.
  */
 export function createPeriodicTask(options: {
-  readonly run: () => Promise<void>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a task with nothing to report is an async function returning nothing
+  readonly run: () => Promise<boolean | void>;
   readonly intervalMs: number;
+  readonly busyIntervalMs?: number;
   readonly logger: Logger;
   readonly failure: string;
 }): PeriodicTask {
   const { intervalMs, logger } = options;
+  const busyIntervalMs = options.busyIntervalMs ?? intervalMs;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
 
-  const run = (): Promise<void> =>
-    options.run().catch((error: unknown) => logger.error({ err: error }, options.failure));
-  const schedule = () => {
+  const run = (): Promise<boolean> =>
+    options.run().then(
+      (busy) => busy === true,
+      (error: unknown) => {
+        logger.error({ err: error }, options.failure);
+        return false;
+      },
+    );
+  const schedule = (delayMs: number) => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = run().finally(() => {
+      running = run().then((busy) => {
         running = undefined;
-        schedule();
+        schedule(busy ? busyIntervalMs : intervalMs);
       });
-    }, intervalMs);
+    }, delayMs);
     timer.unref();
   };
 
@@ -44,13 +54,17 @@ export function createPeriodicTask(options: {
     start() {
       if (!stopped) return;
       stopped = false;
-      schedule();
+      schedule(intervalMs);
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       if (timer) clearTimeout(timer);
-      await withTimeout((running ?? Promise.resolve()).then(run), FINAL_RUN_TIMEOUT_MS, undefined);
+      await withTimeout(
+        (running ?? Promise.resolve()).then(() => run()),
+        FINAL_RUN_TIMEOUT_MS,
+        undefined,
+      );
     },
   };
 }
