@@ -339,6 +339,35 @@ describe.runIf(process.env.DATABASE_URL)('a batch of leading statements and a qu
     }
   });
 
+  it('parses a named leading statement and a named query once per connection, each batch with its own values', async () => {
+    const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const connection = (client as unknown as { connection: { parse: (...args: unknown[]) => void } })
+        .connection;
+      const parse = connection.parse.bind(connection);
+      let parses = 0;
+      connection.parse = (...args: unknown[]) => {
+        parses += 1;
+        parse(...args);
+      };
+      const seen = async (value: string) => {
+        const lead = [
+          { name: 'test.lead.enter', text: "select set_config('agw.batch_test', $1, true)", values: [value] },
+        ];
+        const text = "select current_setting('agw.batch_test') as seen";
+        return (await queryAfter<{ seen: string }>(client, lead, text, [], { name: 'test.lead.query' })).rows;
+      };
+      expect(await seen('first')).toEqual([{ seen: 'first' }]);
+      expect(parses).toBe(2);
+      expect(await seen('second')).toEqual([{ seen: 'second' }]);
+      expect(await seen('third')).toEqual([{ seen: 'third' }]);
+      expect(parses).toBe(2);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('a trailing COMMIT commits with the query, and is skipped when the query fails', async () => {
     const client = new pg.Client({ connectionString: environment.env.DATABASE_URL });
     await client.connect();

@@ -1,6 +1,6 @@
 import type { Sql, SqlQueryOptions } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { sqlPoolOf, type TransactionSql } from './pool.js';
+import { type BatchStatement, sqlPoolOf, type TransactionSql } from './pool.js';
 
 /** The transaction {@link transactionOnPool} lends. */
 export interface PoolTransaction {
@@ -29,7 +29,7 @@ export function transactionOnPool<T>(
     let begun = false;
     let committed = false;
     // Set before the first await: a statement sent meanwhile queues behind the one carrying BEGIN.
-    const lead = (leading: readonly string[]) => {
+    const lead = <Statement extends BatchStatement>(leading: readonly Statement[]) => {
       if (begun) return leading;
       begun = true;
       return ['begin', ...leading];

@@ -6,21 +6,40 @@ import { pgSql } from './sql-pg.js';
 import { queryAfter } from './sql-pg-batch.js';
 import { pgliteSql, queryBetweenOnThread } from './sql-pglite.js';
 
+/**
+ * A statement sent ahead of or behind another in one round trip: text without parameters (BEGIN, a
+ * savepoint, COMMIT), or a {@link NamedBatchStatement}.
+ */
+export type BatchStatement = string | NamedBatchStatement;
+
+/**
+ * A statement of a batch prepared once per connection on `pg` (the tenant's role and organization ahead
+ * of every handler statement, the way back ahead of the answer): parsed and planned once instead of for
+ * every request. PGlite runs a batch's leading statements as one simple query, so it sends `inline`:
+ * the same statement with its values written in.
+ */
+export interface NamedBatchStatement {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly unknown[];
+  readonly inline: string;
+}
+
 /** The port plus what only the gateway uses: several statements in one round trip. */
 export interface TransactionSql extends Sql {
   /** Runs `text` (one or more statements, no parameters) as one simple query. */
   exec(text: string): Promise<void>;
   /**
-   * Runs `leading` (statements without parameters, e.g. a savepoint and the tenant), then `text`, then
-   * `trailing` (e.g. a COMMIT, skipped when `text` fails); answers `text`'s result. On `pg` in one round
-   * trip and one Sync (src/db/sql-pg-batch.ts); on PGlite, in one message to its thread.
+   * Runs `leading` (e.g. a savepoint and the tenant), then `text`, then `trailing` (e.g. a COMMIT,
+   * skipped when `text` fails); answers `text`'s result. On `pg` in one round trip and one Sync
+   * (src/db/sql-pg-batch.ts); on PGlite, in one message to its thread.
    */
   queryAfter<Row = Record<string, unknown>>(
-    leading: readonly string[],
+    leading: readonly BatchStatement[],
     text: string,
     params?: readonly unknown[],
     options?: SqlQueryOptions,
-    trailing?: readonly string[],
+    trailing?: readonly BatchStatement[],
   ): Promise<SqlResult<Row>>;
 }
 
@@ -210,34 +229,50 @@ function pgPort(client: pg.ClientBase, named: boolean): TransactionSql {
     // Without values `pg` sends a simple query, which may hold several statements.
     exec: async (text) => void (await client.query(text)),
     queryAfter: <Row>(
-      leading: readonly string[],
+      leading: readonly BatchStatement[],
       text: string,
       params?: readonly unknown[],
       options?: SqlQueryOptions,
-      trailing: readonly string[] = [],
-    ) =>
-      queryAfter<Row>(
+      trailing: readonly BatchStatement[] = [],
+    ) => {
+      const batched = (statement: BatchStatement) =>
+        typeof statement === 'string'
+          ? { text: statement }
+          : { text: statement.text, values: statement.values, ...(named ? { name: statement.name } : {}) };
+      return queryAfter<Row>(
         client,
-        leading.map((statement) => ({ text: statement })),
+        leading.map(batched),
         text,
         params,
         named ? options : undefined,
-        trailing.map((statement) => ({ text: statement })),
-      ),
+        trailing.map(batched),
+      );
+    },
   };
 }
+
+/** What PGlite runs of a batch statement: its text, with any values written in. */
+const inlined = (statement: BatchStatement) => (typeof statement === 'string' ? statement : statement.inline);
 
 function pglitePort(thread: PGliteThread): TransactionSql {
   return {
     ...pgliteSql(thread),
     exec: async (text) => void (await thread.exec(text)),
     queryAfter: <Row>(
-      leading: readonly string[],
+      leading: readonly BatchStatement[],
       text: string,
       params?: readonly unknown[],
       options?: SqlQueryOptions,
-      trailing?: readonly string[],
-    ) => queryBetweenOnThread<Row>(thread, leading, text, params, trailing, options?.name),
+      trailing: readonly BatchStatement[] = [],
+    ) =>
+      queryBetweenOnThread<Row>(
+        thread,
+        leading.map(inlined),
+        text,
+        params,
+        trailing.map(inlined),
+        options?.name,
+      ),
   };
 }
 

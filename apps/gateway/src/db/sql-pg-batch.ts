@@ -1,10 +1,11 @@
 import type { SqlResult } from '@agw/capabilities';
 import pg from 'pg';
 
-/** A statement sent ahead of another in the same batch; its rows are not returned. */
+/** A statement sent ahead of another in the same batch; its rows are not returned. A `name` prepares it once per connection. */
 export interface LeadingStatement {
   readonly text: string;
   readonly values?: readonly unknown[];
+  readonly name?: string;
 }
 
 // `pg`'s own mapping of JS values to parameters (Buffer, Date, arrays, JSON), exported as `pg.utils`.
@@ -45,7 +46,8 @@ class BatchQuery implements pg.Submittable {
   readonly #results: ResultBuilder[] = [];
   #current: ResultBuilder | undefined;
   #rowError: Error | undefined;
-  #parsed: { names: Map<string, 'parsed' | 'unknown'>; name: string } | undefined;
+  // The names this batch parses (the tenant's statement and the query's may both be new), with their map.
+  #parsed: { names: Map<string, 'parsed' | 'unknown'>; parsed: string[] } | undefined;
 
   constructor(
     statements: readonly { text: string; values: readonly unknown[]; name?: string }[],
@@ -83,7 +85,8 @@ class BatchQuery implements pg.Submittable {
         connection.parse({ text: statement.text, name, types: [] }, true);
         if (name !== '') {
           names.set(name, 'unknown');
-          this.#parsed = { names, name };
+          this.#parsed ??= { names, parsed: [] };
+          this.#parsed.parsed.push(name);
         }
       }
       connection.bind(
@@ -131,7 +134,8 @@ class BatchQuery implements pg.Submittable {
   }
 
   handleReadyForQuery(): void {
-    if (this.#parsed !== undefined) this.#parsed.names.set(this.#parsed.name, 'parsed');
+    if (this.#parsed !== undefined)
+      for (const name of this.#parsed.parsed) this.#parsed.names.set(name, 'parsed');
     this.#settle(this.#rowError ?? null, this.#results);
   }
 }
@@ -149,10 +153,15 @@ export function queryAfter<Row>(
   options: { name?: string } = {},
   trailing: readonly LeadingStatement[] = [],
 ): Promise<SqlResult<Row>> {
+  const batched = (statement: LeadingStatement) => ({
+    text: statement.text,
+    values: statement.values ?? [],
+    ...(statement.name === undefined ? {} : { name: statement.name }),
+  });
   const statements = [
-    ...leading.map((statement) => ({ text: statement.text, values: statement.values ?? [] })),
-    { text, values: params, ...(options.name === undefined ? {} : { name: options.name }) },
-    ...trailing.map((statement) => ({ text: statement.text, values: statement.values ?? [] })),
+    ...leading.map(batched),
+    batched({ text, values: params, ...(options.name === undefined ? {} : { name: options.name }) }),
+    ...trailing.map(batched),
   ];
   return new Promise((resolve, reject) => {
     client.query(

@@ -1,7 +1,7 @@
 import type { Sql, SqlQueryOptions, SqlResult } from '@agw/capabilities';
 import type { Knex } from 'knex';
-import { sqlPoolOf, type TransactionSql } from './pool.js';
-import { enterTenantText } from './tenant.js';
+import { type NamedBatchStatement, sqlPoolOf, type TransactionSql } from './pool.js';
+import { enterTenantStatement } from './tenant.js';
 
 const RUN_OVER = 'the read this statement belongs to is over; the statement was not sent';
 
@@ -37,8 +37,8 @@ export async function runAsTenantRead<T>(
   organizationId: string,
   work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  // Checked here for both engines (enterTenantText throws on anything but a UUID).
-  const enter = enterTenantText(organizationId);
+  // Checked here for both engines (enterTenantStatement throws on anything but a UUID).
+  const enter = enterTenantStatement(organizationId);
   const pool = sqlPoolOf(knex);
   const send = pool.engine === 'postgres' ? pgStatement(enter) : pgliteStatement(enter);
   let over = false;
@@ -57,11 +57,11 @@ export async function runAsTenantRead<T>(
 
 // The tenant of one statement: role and organization local to the transaction (`true`), which for a
 // statement sent in the same extended-protocol batch (one Sync) is the batch's implicit transaction.
-function pgStatement(enter: string): TenantStatement {
+function pgStatement(enter: NamedBatchStatement): TenantStatement {
   return (connection, text, params, options) => connection.queryAfter([enter], text, params, options);
 }
 
-function pgliteStatement(enter: string): TenantStatement {
+function pgliteStatement(enter: NamedBatchStatement): TenantStatement {
   return async (connection, text, params, options) => {
     try {
       return await connection.queryAfter(['begin', enter], text, params, options, ['commit']);

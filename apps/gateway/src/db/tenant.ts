@@ -1,5 +1,5 @@
 import { runStatement, type Sql, type SqlStatement } from '@agw/capabilities';
-import type { TransactionSql } from './sql-knex.js';
+import type { NamedBatchStatement, TransactionSql } from './pool.js';
 
 /** The database role handler SQL runs as (gateway migration `20261125000000_runtime_role`). */
 export const RUNTIME_ROLE = 'agw_runtime';
@@ -17,8 +17,30 @@ const ENTER: SqlStatement = {
 export const EXIT_TEXT = `select set_config('role', 'none', true), set_config('agw.organization_id', '', true)`;
 const EXIT: SqlStatement = { name: 'agw.tenant.exit', text: EXIT_TEXT };
 
+/** {@link EXIT_TEXT} ahead of another statement in one round trip (`TransactionSql.queryAfter`), prepared once per connection. */
+export const EXIT_STATEMENT: NamedBatchStatement = {
+  name: EXIT.name,
+  text: EXIT_TEXT,
+  values: [],
+  inline: EXIT_TEXT,
+};
+
 const SAVEPOINT = 'agw_handler';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The statement that switches a transaction to `organizationId`'s runtime role, ahead of another in one
+ * round trip: on `pg` prepared once per connection with the organization as its parameter (a text with
+ * the id written in would be parsed and planned for every request); on PGlite as {@link enterTenantText}.
+ */
+export function enterTenantStatement(organizationId: string): NamedBatchStatement {
+  return {
+    name: ENTER.name,
+    text: ENTER.text,
+    values: [organizationId],
+    inline: enterTenantText(organizationId),
+  };
+}
 
 /**
  * The statement that switches a transaction to `organizationId`'s runtime role, as text for a simple
@@ -73,7 +95,7 @@ export async function runInTenantSavepoint<T>(
   organizationId: string,
   work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  const enter = [`savepoint ${SAVEPOINT}`, enterTenantText(organizationId)];
+  const enter = [`savepoint ${SAVEPOINT}`, enterTenantStatement(organizationId)];
   let entered = false;
   const tenant: Sql = {
     query(text, params, options) {
@@ -105,7 +127,7 @@ export function runAsTenantUnsaved<T>(
   organizationId: string,
   work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  const enter = [enterTenantText(organizationId)];
+  const enter = [enterTenantStatement(organizationId)];
   let entered = false;
   return work({
     query(text, params, options) {

@@ -1,6 +1,6 @@
 import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import { sqlPoolOf } from '../db/pool.js';
-import { EXIT_TEXT } from '../db/tenant.js';
+import { EXIT_STATEMENT } from '../db/tenant.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { OpenTransaction } from '../invoke/unit-of-work.js';
 import type { AuditRow } from '../ports/audit-rows.js';
@@ -123,7 +123,7 @@ export async function answerIdempotentOnSql(
           ...storedAnswer(outcome, rendered, options.encrypt),
           rows,
           charge: written.charge,
-          leading: [EXIT_TEXT],
+          leading: [EXIT_STATEMENT],
         });
       } catch (error) {
         await rollback();

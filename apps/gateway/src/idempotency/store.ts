@@ -1,7 +1,7 @@
 import { runStatement, type Sql } from '@agw/capabilities';
 import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
-import { sqlPoolOf, type TransactionSql } from '../db/pool.js';
+import { type BatchStatement, sqlPoolOf, type TransactionSql } from '../db/pool.js';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
@@ -72,8 +72,8 @@ export interface AnswerInput {
   readonly rows: readonly AuditRow[];
   /** The run's charge, written once per scope. */
   readonly charge?: ChargeRequest | undefined;
-  /** Statements without parameters sent ahead in the same round trip (the role reset). */
-  readonly leading?: readonly string[];
+  /** Statements sent ahead in the same round trip (the role reset). */
+  readonly leading?: readonly BatchStatement[];
 }
 
 interface Row {

@@ -2,7 +2,7 @@ import type { CapabilityHandler, CapabilityPreflight, PreflightContext, Sql } fr
 import type { DenyDecision, Principal } from '@agw/guard';
 import type { Knex } from 'knex';
 import { sqlPoolOf } from '../db/pool.js';
-import { enterTenantText } from '../db/tenant.js';
+import { enterTenantStatement } from '../db/tenant.js';
 import { readWalletSnapshot } from '../ports/wallet-store.js';
 import { capabilityDenial } from './refusal.js';
 import type { InvokeRuntime } from './runtime.js';
@@ -22,7 +22,7 @@ export function runReadOnlyRolledBack<T>(
   organizationId: string,
   work: (sql: Sql) => Promise<T>,
 ): Promise<T> {
-  const enter = ['begin transaction read only', enterTenantText(organizationId)];
+  const enter = ['begin transaction read only', enterTenantStatement(organizationId)];
   return sqlPoolOf(knex).connection(async (connection, dispose) => {
     let begun = false;
     const sql: Sql = {
