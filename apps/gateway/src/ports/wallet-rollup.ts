@@ -11,7 +11,7 @@ export const DEFAULT_ROLLUP_INTERVAL_MS = 1000;
  * at 250 mutations a second, rolled up every second, the fence took 700–830 µs of PostgreSQL execution;
  * every 100 ms, 250–440 µs (docs/performance.md). Idle, the roll-up still runs once a second.
  */
-export const ROLLUP_BUSY_INTERVAL_MS = 100;
+const ROLLUP_BUSY_INTERVAL_MS = 100;
 
 const BATCH_SIZE = 1000;
 // One run rolls up at most this many batches, so a backlog cannot hold a connection for long.
