@@ -11,7 +11,8 @@
 // the run) each answer slower than MS ms arrived, to tell a steady queue from stalls (a run of answers
 // whose latency equals their arrival time: requests sent at the start, waiting all along). --rate caps
 // the load at N requests per second in all, so two builds compared on a busy machine do the same work
-// per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`.
+// per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`. KEEP_DB=1 keeps the
+// gateway's database (its name is printed) for a look at its rows and pg_stat_statements afterwards.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -179,7 +180,8 @@ try {
   child.kill('SIGINT');
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
-  if (database) await admin(databaseUrl, `drop database if exists ${database} with (force)`);
+  if (database && !process.env.KEEP_DB) await admin(databaseUrl, `drop database if exists ${database} with (force)`);
+  if (process.env.KEEP_DB) console.log(`kept database ${database}`);
 }
 
 // The reference: the prototype doing the same two invokes on a fresh database of the same server, so

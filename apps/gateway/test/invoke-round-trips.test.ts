@@ -1,5 +1,5 @@
-// A mutating invoke on PostgreSQL takes four round trips to the database (design.md: one round trip per
-// mutation; issue 13 item 4 asks for at most five): the claim; BEGIN + fence + wallet snapshot; the
+// A mutating invoke on PostgreSQL takes three round trips to the database (design.md: one round trip per
+// mutation; issue 13 item 4 asks for at most five): BEGIN + the key's hold + wallet snapshot; the
 // handler's statement with the tenant's role; the stored answer, charge and every audit row in one
 // statement, with COMMIT in the same batch. Counted
 // as `pg` client queries (one batch is one query) made on behalf of that one HTTP request: the request
@@ -39,13 +39,13 @@ async function upload(): Promise<{ status: number; cost: unknown; queries: strin
 }
 
 describe.runIf(process.env.DATABASE_URL)('a mutating invoke on PostgreSQL', () => {
-  it('takes four round trips, and still charges and stores once', async () => {
+  it('takes three round trips, and still charges and stores once', async () => {
     await upload(); // the key, installation and kill-switch caches are warm from here on
     const before = await readWalletSnapshot(gateway.knex, organizationId, new Date());
     const { status, cost, queries } = await upload();
     expect(status).toBe(200);
-    expect(queries).toHaveLength(4);
-    expect(queries[0]).toMatch(/^INSERT INTO idempotency_keys/); // the claim, autocommitted
+    expect(queries).toHaveLength(3);
+    expect(queries[0]).toMatch(/^SELECT k.fingerprint/); // the key held and read: nothing autocommitted
     const after = await readWalletSnapshot(gateway.knex, organizationId, new Date());
     expect(Number(before.balance_credits) - Number(after.balance_credits)).toBeCloseTo(
       Number((cost as { credits: string }).credits),

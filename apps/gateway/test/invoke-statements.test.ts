@@ -84,7 +84,7 @@ describe('the invoke route', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)(
-    'on PostgreSQL, takes four round trips for a paid read, four for a new approval and for an acceptance',
+    'on PostgreSQL, takes four round trips for a paid read and for a new approval, three for an acceptance',
     async () => {
       const read = await invoke({ id: 'demo.paid.read', params: {} });
       const gated = await invoke({ id: 'demo.vault.open', params: { door: 'round-trips' } });
@@ -102,8 +102,8 @@ describe('the invoke route', () => {
       expect(read.roundTrips[3]).toMatch(/^\s*insert into audit_events/);
       // No pending approval to renew; BEGIN + the run's lock; renew-or-create + COMMIT; the audit rows.
       expect(gated.roundTrips).toHaveLength(4);
-      // The claim; BEGIN + fence + snapshot; the job row; the answer and audit rows + COMMIT.
-      expect(accepted.roundTrips).toHaveLength(4);
+      // BEGIN + the key's hold + snapshot; the job row; the answer and audit rows + COMMIT.
+      expect(accepted.roundTrips).toHaveLength(3);
     },
   );
 });

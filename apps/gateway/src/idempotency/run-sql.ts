@@ -3,9 +3,8 @@ import { sqlPoolOf } from '../db/pool.js';
 import { EXIT_STATEMENT } from '../db/tenant.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { OpenTransaction } from '../invoke/unit-of-work.js';
-import type { AuditRow } from '../ports/audit-rows.js';
+import { type AuditRow, insertAuditRows } from '../ports/audit-rows.js';
 import {
-  claimOrReplay,
   freshAnswer,
   type IdempotentAnswer,
   type IdempotentCall,
@@ -14,12 +13,13 @@ import {
   ReleasedRefusal,
   type Rendered,
   type RunIdempotentOptions,
-  releaseClaim,
   render,
+  replayAnswer,
+  runKey,
   storedAnswer,
 } from './run.js';
-import { isNotStored } from './statements.js';
-import { inProgress } from './store.js';
+import { notStoredReason } from './statements.js';
+import { inProgress, type StoredResponse } from './store.js';
 
 /** What a run inside {@link answerIdempotentOnSql} hands back: its outcome and what to write with it. */
 export interface WrittenOutcome {
@@ -42,21 +42,22 @@ export interface SqlRunOptions extends RunIdempotentOptions {
 }
 
 /**
- * The idempotent run of a mutating invoke in four round trips to PostgreSQL (a handler with one
+ * The idempotent run of a mutating invoke in three round trips to PostgreSQL (a handler with one
  * statement), on one pooled connection whose transaction it drives itself (no knex transaction, no
- * savepoint):
+ * savepoint), the key held by that transaction alone — nothing is written under it before the answer:
  *
- * 1. the claim, autocommitted so a racer sees it (`claimOrReplay`; a replay ends here);
- * 2. BEGIN and the fence — with the wallet snapshot of a paid run, handed to `run` for billing's check —
- *    in one batch;
- * 3. the handler's statement(s), the tenant's role riding with the first (src/db/tenant.ts);
- * 4. the role reset, one statement writing the stored answer, the charge and every audit row, and
+ * 1. BEGIN, the hold of the key (a transaction-level advisory lock, src/idempotency/statements.ts
+ *    `holdLockStatement`) and its stored row — and the wallet snapshot of a paid run, handed to `run` for billing's
+ *    check — in one batch; a stored answer is replayed, a held key answered 409 at once;
+ * 2. the handler's statement(s), the tenant's role riding with the first (src/db/tenant.ts);
+ * 3. the role reset, one statement inserting the stored answer, the charge and every audit row, and
  *    COMMIT, in one batch: the statement fails when it stored nothing, so the COMMIT is skipped.
  *
  * A refusal (the handler's own decision, or a guard's before the handler) rolls the transaction back —
  * whatever the handler wrote goes with it, which is what a savepoint was for — and then records the
- * refusal in one autocommitted statement: the stored (or, for a guard's refusal, discarded) answer and
- * its audit rows, still fenced by the claim's holder id. A throw rolls back and releases the claim.
+ * refusal in one autocommitted statement: the stored answer and its audit rows, or, for a guard's
+ * refusal, the audit rows alone (nothing is stored under the key). A throw rolls back, and the key is
+ * free again with it. So is a crashed process's key: its transaction ends with its connection.
  * On PGlite the same statements go one after the other (calls into the same process).
  */
 export async function answerIdempotentOnSql(
@@ -65,28 +66,26 @@ export async function answerIdempotentOnSql(
   run: (open: OpenTransaction, snapshot: WalletSnapshot | undefined) => Promise<WrittenOutcome>,
 ): Promise<IdempotentAnswer> {
   const { store } = options;
-  const claimed = await claimOrReplay(call, options);
-  if (claimed.kind === 'replay') return claimed.answer;
-  const { scope, requestId } = claimed;
+  const key = runKey(call, options);
+  const { scope, fingerprint } = key;
   const committed: Array<() => void> = [];
-  let answer: Rendered;
-  try {
-    answer = await sqlPoolOf(options.knex).connection(async (sql, dispose) => {
+  const ran = await sqlPoolOf(options.knex).connection(
+    async (sql, dispose): Promise<{ replay: StoredResponse } | { answer: Rendered }> => {
       const rollback = () => sql.exec('rollback').catch(dispose);
-      const fenced = await store.beginFenced(sql, scope, requestId, options.wallet).catch(async (error) => {
+      const held = await store.hold(sql, scope, fingerprint, options.wallet).catch(async (error) => {
         await rollback();
         throw error;
       });
-      if (fenced === undefined) {
+      if (held.kind === 'replay') {
         await rollback();
-        throw inProgress();
+        return { replay: held.response };
       }
       const open: OpenTransaction = { sql, afterCommit: (fn) => committed.push(fn) };
       let written: WrittenOutcome;
       let rendered: Rendered;
       let rows: readonly AuditRow[];
       try {
-        written = await run(open, fenced.snapshot);
+        written = await run(open, held.snapshot);
         // Inside: a result that cannot be rendered (a BigInt, a cycle) must not leave the transaction open.
         rendered = render(written.outcome, written.auditId);
         rows = written.auditRows;
@@ -102,24 +101,21 @@ export async function answerIdempotentOnSql(
           dispose(error);
           throw error;
         });
-        const recorded =
-          outcome instanceof ReleasedRefusal
-            ? await store.discardOn(sql, scope, requestId, rows)
-            : await store.answer(sql, {
-                scope,
-                requestId,
-                ...storedAnswer(outcome, rendered, options.encrypt),
-                rows,
-              });
-        if (!recorded) throw inProgress();
-        return rendered;
+        if (outcome instanceof ReleasedRefusal) {
+          await insertAuditRows(sql, rows);
+        } else {
+          const stored = storedAnswer(outcome, rendered, options.encrypt);
+          // The key was free from the ROLLBACK on: a racer's answer may have been stored since.
+          if (!(await store.storeAnswer(sql, { scope, fingerprint, ...stored, rows }))) throw inProgress();
+        }
+        return { answer: rendered };
       }
       try {
         // The role reset ahead (the handler ran as the tenant's runtime role: the gateway's own writes go
         // as its own role), the answer, charge and audit rows, and COMMIT: one round trip.
-        await store.answerAndCommit(sql, {
+        await store.storeAndCommit(sql, {
           scope,
-          requestId,
+          fingerprint,
           ...storedAnswer(outcome, rendered, options.encrypt),
           rows,
           charge: written.charge,
@@ -127,19 +123,19 @@ export async function answerIdempotentOnSql(
         });
       } catch (error) {
         await rollback();
-        // Under the fence the claim cannot be lost, so the charge's scope was charged before.
-        throw isNotStored(error) ? chargedBefore() : error;
+        const reason = notStoredReason(error);
+        // Stored already: a request-path claim of the same scope made since the hold read it (another
+        // route under the same key), answered as that claim's other requests are.
+        throw reason === 'charged' ? chargedBefore() : reason === 'stored' ? inProgress() : error;
       }
       const after = outcome.afterCommit;
       if (after !== undefined) committed.push(after);
-      return rendered;
-    });
-  } catch (error) {
-    await releaseClaim(call, store, scope, requestId);
-    throw error;
-  }
+      return { answer: rendered };
+    },
+  );
+  if ('replay' in ran) return replayAnswer(call, options, key.keyHash, ran.replay);
   for (const fn of committed) fn();
-  return freshAnswer(answer);
+  return freshAnswer(ran.answer);
 }
 
 /**

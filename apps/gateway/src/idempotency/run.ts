@@ -151,48 +151,69 @@ export type Claim =
       readonly keyHash: string;
     };
 
-/**
- * Claims the key (one autocommitted statement: a racer sees it at once), or answers a replay: the
- * stored bytes with `Idempotent-Replayed: true`, audited as `replayed`. 409 for another request under
- * the key or one still running (src/idempotency/store.ts `begin`).
- */
-export async function claimOrReplay(call: IdempotentCall, options: RunIdempotentOptions): Promise<Claim> {
-  const { knex, store, box } = options;
+/** The key of a run as stored: its scope with the key's keyed hash, and the request's fingerprint. */
+export interface RunKey {
+  /** The scope with the key's keyed hash, as stored. */
+  readonly scope: IdempotencyScope;
+  /** The 16-hex prefix the audit keeps. */
+  readonly keyHash: string;
+  /** The request's keyed fingerprint (method, route, body): what a replay must match. */
+  readonly fingerprint: string;
+}
+
+/** The stored form of the run's key and the request's fingerprint. */
+export function runKey(call: IdempotentCall, options: RunIdempotentOptions): RunKey {
+  const { box } = options;
   const scope = { ...options.scope, key: hashIdempotencyKey(box, options.scope.key) };
-  const keyHash = auditKeyHash(scope.key);
   const fingerprint = box
     .mac(
       'idempotency-fingerprint',
       canonicalJson({ method: call.method, route: options.route, body: options.body }),
     )
     .toString('hex');
+  return { scope, keyHash: auditKeyHash(scope.key), fingerprint };
+}
+
+/**
+ * Claims the key (one autocommitted statement: a racer sees it at once), or answers a replay. 409 for
+ * another request under the key or one still running (src/idempotency/store.ts `begin`).
+ */
+export async function claimOrReplay(call: IdempotentCall, options: RunIdempotentOptions): Promise<Claim> {
+  const { scope, keyHash, fingerprint } = runKey(call, options);
   const requestId = `${call.requestId}:${call.auditId}`;
-  const begun = await store.begin(scope, fingerprint, requestId);
+  const begun = await options.store.begin(scope, fingerprint, requestId);
   if (begun.kind === 'claimed') return { kind: 'claimed', scope, requestId, keyHash };
-  await recordAuditEvent(knex, call.log, {
+  return { kind: 'replay', answer: await replayAnswer(call, options, keyHash, begun.response) };
+}
+
+/** A stored answer replayed: its bytes with `Idempotent-Replayed: true`, audited as `replayed`. */
+export async function replayAnswer(
+  call: IdempotentCall,
+  options: RunIdempotentOptions,
+  keyHash: string,
+  response: StoredResponse,
+): Promise<IdempotentAnswer> {
+  await recordAuditEvent(options.knex, call.log, {
     auditId: call.auditId,
     requestId: call.requestId,
     actor: options.audit.actor,
     action: options.audit.action,
     outcome: 'replayed',
-    httpStatus: begun.response.status,
+    httpStatus: response.status,
     details: { ...options.audit.details, idempotency_key_hash: keyHash, replayed: true },
     transport: call.transport ?? 'http',
   });
   return {
-    kind: 'replay',
-    answer: {
-      status: begun.response.status,
-      contentType: begun.response.contentType,
-      body: begun.response.body,
-      headers: { [REPLAYED_HEADER]: 'true' },
-      replayed: true,
-    },
+    status: response.status,
+    contentType: response.contentType,
+    body: response.body,
+    headers: { [REPLAYED_HEADER]: 'true' },
+    replayed: true,
   };
 }
 
 /** After a rollback: the claim goes, so a retry with the key runs (a failed release is logged). */
-export async function releaseClaim(
+async function releaseClaim(
   call: IdempotentCall,
   store: IdempotencyStore,
   scope: IdempotencyScope,

@@ -1,3 +1,4 @@
+import type { NamedBatchStatement } from '../db/pool.js';
 import { AUDIT_COLUMNS, auditRowsSelect } from '../ports/audit-rows.js';
 import { snapshotSelect } from '../ports/wallet-store.js';
 
@@ -36,13 +37,6 @@ export const FENCE = {
   name: 'agw.idempotency.fence',
   text: `SELECT idem_key FROM ${TABLE} WHERE ${SCOPE} AND locked_by = $4 AND state = 'in_progress' FOR UPDATE`,
 };
-// The fence and the wallet snapshot billing is about to read, in one statement: the row lock is taken
-// first (the CTE), and no row comes back when the claim was lost.
-export const FENCE_SNAPSHOT = {
-  name: 'agw.idempotency.fence-snapshot',
-  text: `WITH fence AS (${FENCE.text})
-         SELECT snapshot.* FROM fence CROSS JOIN (${snapshotSelect(5)}) AS snapshot`,
-};
 // The answer, the run's charge and every audit row of the transaction in one statement. The charge
 // ($9–$13, all null for none) is written once per scope, the audit rows come as one JSON array ($14,
 // src/ports/audit-rows.ts); if its scope was charged before — possible only
@@ -62,15 +56,84 @@ const ANSWER = `UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finis
                 response_body = $7, response_encrypted = $8
           WHERE ${SCOPE} AND locked_by = $4 AND ($11::text IS NULL OR EXISTS (SELECT 1 FROM ledger))`;
 export const COMPLETE = { name: 'agw.idempotency.complete', text: `WITH ${LEDGER_AND_AUDIT} ${ANSWER}` };
-/** What the statement below fails with when it stored nothing. */
-const NOT_STORED = 'agw: idempotent answer not stored, rows: ';
+
+// The invoke's run holds its key inside its own transaction instead (src/idempotency/run-sql.ts): no
+// claim row is written and updated, only the answer is inserted, once. The hold is a transaction-level
+// advisory lock on the scope, only tried, so a racer is answered 409 at once rather than kept waiting,
+// and released by COMMIT, ROLLBACK or a lost connection (a crashed process leaves nothing behind). The
+// statement fails when another transaction holds the lock — a text that is no number cast to int, read
+// only then — so the batch stops there. It goes ahead of HOLD in the batch: HOLD's own snapshot is taken
+// after the lock, so it sees an answer the previous holder committed.
+const KEY_HELD = 'agw: idempotency key held by another run';
+const LOCK_TEXT = `SELECT CASE WHEN h.locked THEN 1 ELSE ('${KEY_HELD} ' || h.locked::text)::int END
+  FROM (SELECT pg_try_advisory_xact_lock(hashtextextended(%1 || ' ' || %2 || ' ' || %3, 0)) AS locked) AS h`;
+
+/** The hold's lock for `scope`, ahead of HOLD in one round trip (inlined for PGlite's simple query). */
+export function holdLockStatement(tenant: string, principal: string, key: string): NamedBatchStatement {
+  const values = [tenant, principal, key];
+  return {
+    name: 'agw.idempotency.lock',
+    text: LOCK_TEXT.replace(/%(\d)/g, (_, n: string) => `$${n}::text`),
+    values,
+    inline: LOCK_TEXT.replace(/%(\d)/g, (_, n: string) => literal(values[Number(n) - 1] as string)),
+  };
+}
+
+/** True for the lock's error: another run holds the key. */
+export function isKeyHeld(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(KEY_HELD);
+}
+
+/** `value` as an SQL string literal (standard_conforming_strings, the default: only quotes are special). */
+function literal(value: string): string {
+  if (value.includes('\0')) throw new Error('An SQL text cannot hold a NUL character.');
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+// With the lock held, the scope's live row, if any: an answer to replay, another request's
+// fingerprint, or a claim the request path above (CLAIM) made and still holds.
+const HOLD_COLUMNS = `k.fingerprint, k.state, (k.lease_expires_at > now()) AS lease_live,
+       k.response_status, k.response_headers, k.response_body, k.response_encrypted`;
+const HOLD_FROM = `FROM (SELECT 1) AS one LEFT JOIN ${TABLE} k ON ${SCOPE} AND expires_at > now()`;
+export const HOLD = { name: 'agw.idempotency.hold', text: `SELECT ${HOLD_COLUMNS} ${HOLD_FROM}` };
+// The same row and the wallet snapshot billing is about to read, in one statement.
+export const HOLD_SNAPSHOT = {
+  name: 'agw.idempotency.hold-snapshot',
+  text: `SELECT ${HOLD_COLUMNS}, snapshot.* ${HOLD_FROM} CROSS JOIN (${snapshotSelect(4)}) AS snapshot`,
+};
+// The answer of a held run, inserted ($4: the request's fingerprint, $15: the retention in seconds) with
+// its charge and audit rows (as in COMPLETE). A row already there is replaced only when it no longer
+// counts: past its retention, or a request-path claim whose lease ran out. Otherwise — a live claim the
+// request path made since the hold read the scope — nothing is stored and the caller rolls back.
+const STORE = `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state,
+                   recovery_point, response_status, response_headers, response_body, response_encrypted,
+                   expires_at)
+          SELECT $1::text, $2::text, $3::text, $4::text, 'completed', 'finished', $5::int, $6::jsonb,
+                 $7::bytea, $8::boolean, now() + make_interval(secs => $15::int)
+           WHERE $11::text IS NULL OR EXISTS (SELECT 1 FROM ledger)
+          ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
+            SET fingerprint = EXCLUDED.fingerprint, state = 'completed', recovery_point = 'finished',
+                locked_by = NULL, lease_expires_at = NULL, response_status = EXCLUDED.response_status,
+                response_headers = EXCLUDED.response_headers, response_body = EXCLUDED.response_body,
+                response_encrypted = EXCLUDED.response_encrypted, created_at = now(),
+                expires_at = EXCLUDED.expires_at
+            WHERE ${TABLE}.expires_at <= now()
+               OR (${TABLE}.state = 'in_progress' AND ${TABLE}.lease_expires_at <= now())`;
+export const STORE_ANSWER = { name: 'agw.idempotency.store', text: `WITH ${LEDGER_AND_AUDIT} ${STORE}` };
+/** What the statement below fails with when it stored nothing; and when the charge was why. */
+const NOT_STORED = 'agw: idempotent answer not stored';
+const CHARGED_BEFORE = ', its charge made before';
 // The same writes, for a caller that sends COMMIT behind it in the same batch: when no answer was stored
 // the statement fails — a text that is no number cast to int, evaluated only for the row HAVING lets
 // through — so PostgreSQL skips the COMMIT up to the batch's Sync and the caller rolls back.
-export const COMPLETE_OR_FAIL = {
-  name: 'agw.idempotency.complete-or-fail',
-  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${ANSWER} RETURNING 1)
-         SELECT ('${NOT_STORED}' || count(*))::int FROM answered HAVING count(*) <> 1`,
+export const STORE_OR_FAIL = {
+  name: 'agw.idempotency.store-or-fail',
+  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${STORE} RETURNING 1)
+         SELECT ('${NOT_STORED}'
+                 || CASE WHEN $11::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger)
+                         THEN '${CHARGED_BEFORE}' ELSE '' END
+                 || ', rows: ' || count(*))::int
+           FROM answered HAVING count(*) <> 1`,
 };
 // The audit rows as one JSON array ($5).
 export const DISCARD = {
@@ -89,7 +152,12 @@ export const REAP = {
   text: `DELETE FROM ${TABLE} WHERE ctid IN (SELECT ctid FROM ${TABLE} WHERE expires_at < now() LIMIT $1)`,
 };
 
-/** True for the error of the store's `answerAndCommit` that stored nothing. */
-export function isNotStored(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(NOT_STORED);
+/**
+ * Why the store's `storeAndCommit` stored nothing, from its error: `charged` when the run's charge scope
+ * was charged before, `stored` when an answer is stored under the key already; undefined for any other
+ * error.
+ */
+export function notStoredReason(error: unknown): 'charged' | 'stored' | undefined {
+  if (!(error instanceof Error) || !error.message.includes(NOT_STORED)) return undefined;
+  return error.message.includes(CHARGED_BEFORE) ? 'charged' : 'stored';
 }

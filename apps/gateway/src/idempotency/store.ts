@@ -10,13 +10,17 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import {
   CLAIM,
   COMPLETE,
-  COMPLETE_OR_FAIL,
   DISCARD,
   FENCE,
-  FENCE_SNAPSHOT,
+  HOLD,
+  HOLD_SNAPSHOT,
+  holdLockStatement,
+  isKeyHeld,
   READ,
   REAP,
   RELEASE,
+  STORE_ANSWER,
+  STORE_OR_FAIL,
   TAKE_OVER,
 } from './statements.js';
 
@@ -70,10 +74,31 @@ export interface AnswerInput {
   readonly encrypt: boolean;
   /** Every audit row of the transaction, in order. */
   readonly rows: readonly AuditRow[];
+}
+
+/** What a held run's answer writes ({@link IdempotencyStore.hold}). */
+export interface HeldAnswerInput {
+  readonly scope: IdempotencyScope;
+  /** The request's fingerprint, stored with the answer. */
+  readonly fingerprint: string;
+  readonly response: StoredResponse;
+  readonly encrypt: boolean;
+  /** Every audit row of the transaction, in order. */
+  readonly rows: readonly AuditRow[];
   /** The run's charge, written once per scope. */
   readonly charge?: ChargeRequest | undefined;
   /** Statements sent ahead in the same round trip (the role reset). */
   readonly leading?: readonly BatchStatement[];
+}
+
+/** What {@link IdempotencyStore.hold} found: the key is this run's, or its answer is stored. */
+export type HoldResult =
+  | { readonly kind: 'held'; readonly snapshot?: WalletSnapshot }
+  | { readonly kind: 'replay'; readonly response: StoredResponse };
+
+/** The hold's row: the scope's row, all null when there is none. */
+interface HoldRow extends Omit<Row, 'fingerprint'> {
+  fingerprint: string | null;
 }
 
 interface Row {
@@ -134,13 +159,8 @@ export class IdempotencyStore {
 
       const row = await this.read(scope);
       if (!row) continue; // reaped between the two statements: claim again
-      if (row.fingerprint !== fingerprint) {
-        throw new GatewayError('idempotency_key_reused', {
-          message: 'This Idempotency-Key was already used with a different request.',
-        });
-      }
-      if (row.state === 'completed') return { kind: 'replay', response: this.toResponse(row) };
-      if (row.lease_live) throw inProgress();
+      const response = this.storedFor(row, fingerprint);
+      if (response !== undefined) return { kind: 'replay', response };
       const taken = await runStatement(this.#sql, TAKE_OVER, [
         scope.tenant,
         scope.principal,
@@ -194,79 +214,106 @@ export class IdempotencyStore {
   }
 
   /**
-   * The first round trip of a transaction the caller drives on one connection: BEGIN and the fence in
-   * one batch, with the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads
-   * it next). Undefined when `requestId` no longer holds the claim (the caller rolls back).
+   * The first round trip of a transaction the caller drives on one connection (the invoke's run,
+   * src/idempotency/run-sql.ts): BEGIN, the key held by this transaction until it ends (statements.ts
+   * HOLD), and the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads it
+   * next). Answers the stored response to replay instead; throws `idempotency_request_in_progress` while
+   * another request holds the key and `idempotency_key_reused` for another request's key. The caller
+   * ends the transaction in every case.
    */
-  async beginFenced(
+  async hold(
     sql: TransactionSql,
     scope: IdempotencyScope,
-    requestId: string,
+    fingerprint: string,
     wallet?: { readonly organizationId: string; readonly now: Date },
-  ): Promise<{ readonly snapshot?: WalletSnapshot } | undefined> {
-    const params = [...scopeParams(scope), requestId];
-    if (wallet === undefined) {
-      const held = await sql.queryAfter(['begin'], FENCE.text, params, { name: FENCE.name });
-      return held.rows.length === 0 ? undefined : {};
+  ): Promise<HoldResult> {
+    const params = scopeParams(scope);
+    const leading = ['begin', holdLockStatement(scope.tenant, scope.principal, scope.key)];
+    const held = await (wallet === undefined
+      ? sql.queryAfter<HoldRow>(leading, HOLD.text, params, { name: HOLD.name })
+      : sql.queryAfter<HoldRow & SnapshotRow>(
+          leading,
+          HOLD_SNAPSHOT.text,
+          [...params, wallet.organizationId, ...snapshotWindows(wallet.now)],
+          { name: HOLD_SNAPSHOT.name },
+        )
+    ).catch((error: unknown) => {
+      throw isKeyHeld(error) ? inProgress() : error;
+    });
+    const row = held.rows[0] as (HoldRow & Partial<SnapshotRow>) | undefined;
+    if (row === undefined) throw new Error('the hold read no row');
+    if (row.fingerprint !== null) {
+      const response = this.storedFor(row as Row, fingerprint);
+      if (response !== undefined) return { kind: 'replay', response };
     }
-    const { organizationId, now } = wallet;
-    const held = await sql.queryAfter<SnapshotRow>(
-      ['begin'],
-      FENCE_SNAPSHOT.text,
-      [...params, organizationId, ...snapshotWindows(now)],
-      { name: FENCE_SNAPSHOT.name },
-    );
-    const row = held.rows[0];
-    return row === undefined ? undefined : { snapshot: snapshotOfRow(organizationId, row) };
+    if (wallet === undefined) return { kind: 'held' };
+    return { kind: 'held', snapshot: snapshotOfRow(wallet.organizationId, row as SnapshotRow) };
   }
 
   /**
-   * Stores the answer, writes the run's charge (if any) and `rows` in one statement on `sql`, after the
-   * statements of `leading` in the same round trip. False when nothing was stored: the claim was lost,
-   * or the charge's scope was charged before; the caller rolls back.
+   * Stores the answer of a held run whose transaction was rolled back (a refusal), with its audit rows, in
+   * one autocommitted statement on `sql`. False when an answer is stored already (see STORE_ANSWER).
    */
-  async answer(sql: TransactionSql, input: AnswerInput): Promise<boolean> {
-    const params = this.answerParams(input);
-    const leading = input.leading ?? [];
-    const updated =
-      leading.length === 0
-        ? await runStatement(sql, COMPLETE, params)
-        : await sql.queryAfter(leading, COMPLETE.text, params, { name: COMPLETE.name });
-    return updated.rowCount === 1;
+  async storeAnswer(sql: Sql, input: HeldAnswerInput): Promise<boolean> {
+    const stored = await runStatement(sql, STORE_ANSWER, this.storeParams(input));
+    return stored.rowCount === 1;
   }
 
   /**
-   * {@link answer} and COMMIT in one round trip, after `leading`: the transaction commits only with the
-   * answer stored. Rejects with an error {@link isNotStored} recognizes when nothing was stored (the
-   * claim was lost, or the charge's scope was charged before); the caller then rolls back.
+   * Stores the answer of a held run, writes its charge (if any) and audit rows, and COMMITs, in one
+   * round trip after `leading`: the transaction commits only with the answer stored. When nothing was
+   * stored (an answer is stored already, or the charge's scope was charged before) it rejects with an
+   * error `notStoredReason` (statements.ts) tells apart; the caller then rolls back.
    */
-  async answerAndCommit(sql: TransactionSql, input: AnswerInput): Promise<void> {
+  async storeAndCommit(sql: TransactionSql, input: HeldAnswerInput): Promise<void> {
     await sql.queryAfter(
       input.leading ?? [],
-      COMPLETE_OR_FAIL.text,
-      this.answerParams(input),
-      {
-        name: COMPLETE_OR_FAIL.name,
-      },
+      STORE_OR_FAIL.text,
+      this.storeParams(input),
+      { name: STORE_OR_FAIL.name },
       ['commit'],
     );
   }
 
-  private answerParams(input: AnswerInput): unknown[] {
-    const { response, encrypt, charge } = input;
-    return [
+  /** Stores the answer of the request path (COMPLETE): false when the claim was lost. */
+  private async answer(sql: Sql, input: AnswerInput): Promise<boolean> {
+    const { response, encrypt } = input;
+    const updated = await runStatement(sql, COMPLETE, [
       ...scopeParams(input.scope),
       input.requestId,
-      response.status,
-      JSON.stringify({ 'content-type': response.contentType }),
-      encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
-      encrypt,
+      ...this.responseParams(response, encrypt),
+      null,
+      null,
+      null,
+      null,
+      null,
+      auditRowsParam(input.rows),
+    ]);
+    return updated.rowCount === 1;
+  }
+
+  private storeParams(input: HeldAnswerInput): unknown[] {
+    const { charge } = input;
+    return [
+      ...scopeParams(input.scope),
+      input.fingerprint,
+      ...this.responseParams(input.response, input.encrypt),
       charge?.organization_id ?? null,
       charge?.amount_credits ?? null,
       charge?.idempotency_scope ?? null,
       charge?.capability_id ?? null,
       charge?.occurred_at ?? null,
       auditRowsParam(input.rows),
+      this.#retention,
+    ];
+  }
+
+  private responseParams(response: StoredResponse, encrypt: boolean): unknown[] {
+    return [
+      response.status,
+      JSON.stringify({ 'content-type': response.contentType }),
+      encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
+      encrypt,
     ];
   }
 
@@ -307,6 +354,22 @@ export class IdempotencyStore {
   private async read(scope: IdempotencyScope): Promise<Row | undefined> {
     const result = await runStatement<Row>(this.#sql, READ, scopeParams(scope));
     return result.rows[0];
+  }
+
+  /**
+   * What a live row of the scope means for a request with `fingerprint`: its stored answer to replay,
+   * or undefined for a claim whose lease ran out (it may be taken over). Throws for another request's
+   * key, and while the claim's lease lasts.
+   */
+  private storedFor(row: Row, fingerprint: string): StoredResponse | undefined {
+    if (row.fingerprint !== fingerprint) {
+      throw new GatewayError('idempotency_key_reused', {
+        message: 'This Idempotency-Key was already used with a different request.',
+      });
+    }
+    if (row.state === 'completed') return this.toResponse(row);
+    if (row.lease_live) throw inProgress();
+    return undefined;
   }
 
   private toResponse(row: Row): StoredResponse {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, runMigrations } from '@agw/gateway';
@@ -58,4 +58,8 @@ export async function copyPgliteTemplate(
 ): Promise<void> {
   const template = options.migrated ? await ensureMigratedTemplate() : await ensureTemplate();
   await cp(template, directory, { recursive: true });
+  // The template keeps the modes of the process that built it: a first test file run alone builds it
+  // before any gateway set its private umask, and the gateway refuses a database folder others can read
+  // (the files inside it the gateway tightens itself at start).
+  await chmod(directory, 0o700);
 }
