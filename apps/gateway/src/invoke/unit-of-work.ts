@@ -36,7 +36,7 @@ type Writes = 'pool' | 'transaction' | 'caller';
  *   group-committed (src/ports/audit-batcher.ts). A paid read's charge and records are returned by the
  *   settle and written afterwards in a {@link transaction} of their own (src/invoke/paid-read.ts).
  * - {@link mutation}: the idempotent runner's transaction (src/idempotency/run-sql.ts), which it opens
- *   with the fence (and the wallet snapshot, primed here for billing's check) and closes with its
+ *   with the key's hold (and the wallet snapshot, primed here for billing's check) and closes with its
  *   answer. The handler runs as the tenant without a savepoint (a failure rolls the whole transaction
  *   back); the ports write nothing: the settle returns its writes and the runner writes them.
  * - {@link transaction}: a transaction this unit opens on the pool and commits (a job's run, a
@@ -90,7 +90,7 @@ export class UnitOfWork {
 
   /**
    * The mutating invoke's own transaction `open` (src/idempotency/run-sql.ts); `snapshot`, read with
-   * the fence in its first round trip, is what billing's wallet read of its organization answers.
+   * the key's hold in its first round trip, is what billing's wallet read of its organization answers.
    */
   static mutation(open: OpenTransaction, snapshot: WalletSnapshot | undefined): UnitOfWork {
     return new UnitOfWork(

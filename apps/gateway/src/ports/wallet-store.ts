@@ -38,7 +38,7 @@ export interface SnapshotRow {
 // or taken away ({@link bucketsBetween}), so the figures equal the sums over the buckets at every moment.
 // One statement sees one MVCC snapshot, so a roll-up committing meanwhile is counted either before or
 // after, never twice. Parameters from `$first`: the organization, then the starts of the hour, day and
-// month windows ({@link snapshotWindows}), so the idempotent invoke can read it in its fence's statement
+// month windows ({@link snapshotWindows}), so the idempotent invoke can read it in its hold's statement
 // (src/idempotency/store.ts). With `organization` (an SQL expression, e.g. a lateral join's column) the
 // window parameters start at `$first`.
 export function snapshotSelect(first: number, organization?: string): string {
@@ -197,7 +197,7 @@ export function createKnexWalletStore(knex: Knex): WalletStore {
   return {
     getSnapshot(organizationId, now, unit) {
       const work = unitOf(unit);
-      // The idempotent invoke read it with its fence, in the same transaction (src/idempotency/run-sql.ts).
+      // The idempotent invoke read it with its key's hold, in the same transaction (src/idempotency/run-sql.ts).
       return work?.takeSnapshot(organizationId) ?? readWalletSnapshot(work?.sql ?? pool, organizationId, now);
     },
     hourSpendReleasedAt(organizationId, now, amount, unit) {
