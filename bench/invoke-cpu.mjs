@@ -180,7 +180,8 @@ try {
   child.kill('SIGINT');
   await exited;
   rmSync(dataDir, { recursive: true, force: true });
-  if (database && !process.env.KEEP_DB) await admin(databaseUrl, `drop database if exists ${database} with (force)`);
+  if (database && !process.env.KEEP_DB)
+    await admin(databaseUrl, `drop database if exists ${database} with (force)`);
   if (process.env.KEEP_DB) console.log(`kept database ${database}`);
 }
 
