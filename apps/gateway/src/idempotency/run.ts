@@ -139,7 +139,7 @@ export async function answerIdempotent(
 }
 
 /** A claimed key (with what the run needs of it), or the stored answer replayed and audited. */
-export type Claim =
+type Claim =
   | { readonly kind: 'replay'; readonly answer: IdempotentAnswer }
   | {
       readonly kind: 'claimed';
@@ -178,7 +178,7 @@ export function runKey(call: IdempotentCall, options: RunIdempotentOptions): Run
  * Claims the key (one autocommitted statement: a racer sees it at once), or answers a replay. 409 for
  * another request under the key or one still running (src/idempotency/store.ts `begin`).
  */
-export async function claimOrReplay(call: IdempotentCall, options: RunIdempotentOptions): Promise<Claim> {
+async function claimOrReplay(call: IdempotentCall, options: RunIdempotentOptions): Promise<Claim> {
   const { scope, keyHash, fingerprint } = runKey(call, options);
   const requestId = `${call.requestId}:${call.auditId}`;
   const begun = await options.store.begin(scope, fingerprint, requestId);

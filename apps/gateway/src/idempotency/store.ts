@@ -113,9 +113,12 @@ interface Row {
 }
 
 /**
- * The PostgreSQL-arbitrated idempotency record (security rules §1.3): a claim with a lease measured on
- * the database clock, fencing by `locked_by`, completion inside the caller's business transaction, and
- * release on rollback. Works across instances because the primary key decides, not process memory.
+ * The PostgreSQL-arbitrated idempotency record (security rules §1.3), two ways. The access endpoints
+ * ({@link begin}, {@link fence}, {@link complete}): a claim with a lease measured on the database clock,
+ * fencing by `locked_by`, completion inside the caller's business transaction, and release on rollback.
+ * The mutating invoke ({@link hold}, {@link storeAndCommit}): the key held by the run's own transaction
+ * and the answer inserted once at its end. Works across instances because the primary key decides, not
+ * process memory; each way treats the other's live row as a request in progress.
  */
 export class IdempotencyStore {
   readonly #sql: Sql;
@@ -216,7 +219,7 @@ export class IdempotencyStore {
   /**
    * The first round trip of a transaction the caller drives on one connection (the invoke's run,
    * src/idempotency/run-sql.ts): BEGIN, the key held by this transaction until it ends (statements.ts
-   * HOLD), and the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads it
+   * `holdLockStatement`), the scope's row (HOLD), and the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads it
    * next). Answers the stored response to replay instead; throws `idempotency_request_in_progress` while
    * another request holds the key and `idempotency_key_reused` for another request's key. The caller
    * ends the transaction in every case.
