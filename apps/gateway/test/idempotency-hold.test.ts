@@ -114,6 +114,35 @@ describe("the invoke's hold of its key", () => {
   );
 
   it.runIf(process.env.DATABASE_URL)(
+    'replays of a stored answer at once: each replays, none is told the key is in use',
+    async () => {
+      const ids = store();
+      const held = scope();
+      await onConnection(async (sql) => {
+        await ids.hold(sql, held, 'f1');
+        await ids.storeAndCommit(sql, {
+          scope: held,
+          fingerprint: 'f1',
+          response: response('{"d":4}'),
+          encrypt: false,
+          rows: [],
+        });
+      });
+      // The first replay's transaction stays open (and took the lock) while the second asks.
+      await onConnection(async (first) => {
+        const one = await ids.hold(first, held, 'f1');
+        await onConnection(async (second) => {
+          const two = await ids.hold(second, held, 'f1');
+          await second.exec('rollback');
+          expect(two.kind === 'replay' && two.response.body.toString()).toBe('{"d":4}');
+        });
+        await first.exec('rollback');
+        expect(one.kind).toBe('replay');
+      });
+    },
+  );
+
+  it.runIf(process.env.DATABASE_URL)(
     'a claim made while the run held the key: the run stores nothing and rolls back',
     async () => {
       const ids = store();

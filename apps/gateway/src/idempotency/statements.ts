@@ -60,13 +60,12 @@ export const COMPLETE = { name: 'agw.idempotency.complete', text: `WITH ${LEDGER
 // The invoke's run holds its key inside its own transaction instead (src/idempotency/run-sql.ts): no
 // claim row is written and updated, only the answer is inserted, once. The hold is a transaction-level
 // advisory lock on the scope, only tried, so a racer is answered 409 at once rather than kept waiting,
-// and released by COMMIT, ROLLBACK or a lost connection (a crashed process leaves nothing behind). The
-// statement fails when another transaction holds the lock — a text that is no number cast to int, read
-// only then — so the batch stops there. It goes ahead of HOLD in the batch: HOLD's own snapshot is taken
-// after the lock, so it sees an answer the previous holder committed.
-const KEY_HELD = 'agw: idempotency key held by another run';
-const LOCK_TEXT = `SELECT CASE WHEN h.locked THEN 1 ELSE ('${KEY_HELD} ' || h.locked::text)::int END
-  FROM (SELECT pg_try_advisory_xact_lock(hashtextextended(%1 || ' ' || %2 || ' ' || %3, 0)) AS locked) AS h`;
+// and released by COMMIT, ROLLBACK or a lost connection (a crashed process leaves nothing behind). Its
+// outcome goes into a setting local to the transaction for HOLD, the next statement of the batch, to
+// read: HOLD's snapshot is taken after the lock, so it sees an answer the previous holder committed, and
+// a replay needs no lock (concurrent replays of one answer all get it).
+const LOCK_TEXT = `SELECT set_config('agw.idempotency_held',
+         pg_try_advisory_xact_lock(hashtextextended(%1 || ' ' || %2 || ' ' || %3, 0))::text, true)`;
 
 /** The hold's lock for `scope`, ahead of HOLD in one round trip (inlined for PGlite's simple query). */
 export function holdLockStatement(tenant: string, principal: string, key: string): NamedBatchStatement {
@@ -79,20 +78,15 @@ export function holdLockStatement(tenant: string, principal: string, key: string
   };
 }
 
-/** True for the lock's error: another run holds the key. */
-export function isKeyHeld(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(KEY_HELD);
-}
-
 /** `value` as an SQL string literal (standard_conforming_strings, the default: only quotes are special). */
 function literal(value: string): string {
   if (value.includes('\0')) throw new Error('An SQL text cannot hold a NUL character.');
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-// With the lock held, the scope's live row, if any: an answer to replay, another request's
+// Whether the lock was taken, and the scope's live row, if any: an answer to replay, another request's
 // fingerprint, or a claim the request path above (CLAIM) made and still holds.
-const HOLD_COLUMNS = `k.fingerprint, k.state, (k.lease_expires_at > now()) AS lease_live,
+const HOLD_COLUMNS = `current_setting('agw.idempotency_held') = 'true' AS locked, k.fingerprint, k.state, (k.lease_expires_at > now()) AS lease_live,
        k.response_status, k.response_headers, k.response_body, k.response_encrypted`;
 const HOLD_FROM = `FROM (SELECT 1) AS one LEFT JOIN ${TABLE} k ON ${SCOPE} AND expires_at > now()`;
 export const HOLD = { name: 'agw.idempotency.hold', text: `SELECT ${HOLD_COLUMNS} ${HOLD_FROM}` };

@@ -15,7 +15,6 @@ import {
   HOLD,
   HOLD_SNAPSHOT,
   holdLockStatement,
-  isKeyHeld,
   READ,
   REAP,
   RELEASE,
@@ -96,8 +95,9 @@ export type HoldResult =
   | { readonly kind: 'held'; readonly snapshot?: WalletSnapshot }
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
-/** The hold's row: the scope's row, all null when there is none. */
+/** The hold's row: whether the lock was taken, and the scope's row (all null when there is none). */
 interface HoldRow extends Omit<Row, 'fingerprint'> {
+  locked: boolean;
   fingerprint: string | null;
 }
 
@@ -232,23 +232,23 @@ export class IdempotencyStore {
   ): Promise<HoldResult> {
     const params = scopeParams(scope);
     const leading = ['begin', holdLockStatement(scope.tenant, scope.principal, scope.key)];
-    const held = await (wallet === undefined
-      ? sql.queryAfter<HoldRow>(leading, HOLD.text, params, { name: HOLD.name })
-      : sql.queryAfter<HoldRow & SnapshotRow>(
-          leading,
-          HOLD_SNAPSHOT.text,
-          [...params, wallet.organizationId, ...snapshotWindows(wallet.now)],
-          { name: HOLD_SNAPSHOT.name },
-        )
-    ).catch((error: unknown) => {
-      throw isKeyHeld(error) ? inProgress() : error;
-    });
+    const held =
+      wallet === undefined
+        ? await sql.queryAfter<HoldRow>(leading, HOLD.text, params, { name: HOLD.name })
+        : await sql.queryAfter<HoldRow & SnapshotRow>(
+            leading,
+            HOLD_SNAPSHOT.text,
+            [...params, wallet.organizationId, ...snapshotWindows(wallet.now)],
+            { name: HOLD_SNAPSHOT.name },
+          );
     const row = held.rows[0] as (HoldRow & Partial<SnapshotRow>) | undefined;
     if (row === undefined) throw new Error('the hold read no row');
     if (row.fingerprint !== null) {
       const response = this.storedFor(row as Row, fingerprint);
       if (response !== undefined) return { kind: 'replay', response };
     }
+    // Another run of the key holds it (a replay needs no lock, above).
+    if (!row.locked) throw inProgress();
     if (wallet === undefined) return { kind: 'held' };
     return { kind: 'held', snapshot: snapshotOfRow(wallet.organizationId, row as SnapshotRow) };
   }
