@@ -6,14 +6,18 @@ import { IdempotencyStore, knexTransaction, SecretBox } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
 import { sqlPoolOf, type TransactionSql } from '../src/db/pool.js';
 import { notStoredReason } from '../src/idempotency/statements.js';
+import type { IdempotencyScope } from '../src/idempotency/store.js';
 import { useGateway } from './helpers/gateway.js';
 
 const gateway = useGateway();
 const store = () => new IdempotencyStore(gateway.knex, new SecretBox(randomBytes(32)));
-const response = (text: string) => ({
-  status: 200,
-  contentType: 'application/json; charset=utf-8',
-  body: Buffer.from(text),
+/** What a held run stores: `text` as a 200 answer of the fingerprint `f1`, no audit rows. */
+const answerOf = (scope: IdempotencyScope, text: string) => ({
+  scope,
+  fingerprint: 'f1',
+  response: { status: 200, contentType: 'application/json; charset=utf-8', body: Buffer.from(text) },
+  encrypt: false,
+  rows: [],
 });
 const scope = () => ({ tenant: 'org-hold-test', principal: 'key-1', key: `hold-key-${randomUUID()}` });
 const onConnection = <T>(fn: (sql: TransactionSql) => Promise<T>) =>
@@ -28,13 +32,7 @@ describe("the invoke's hold of its key", () => {
       expect(await ids.hold(sql, held, 'f1')).toEqual({ kind: 'held' });
       // Seen from another session (PostgreSQL: PGlite's one session is this one): no claim row.
       if (process.env.DATABASE_URL) expect(await rowsOf(held.key)).toHaveLength(0);
-      await ids.storeAndCommit(sql, {
-        scope: held,
-        fingerprint: 'f1',
-        response: response('{"a":1}'),
-        encrypt: false,
-        rows: [],
-      });
+      await ids.storeAndCommit(sql, answerOf(held, '{"a":1}'));
     });
     const [row] = await rowsOf(held.key);
     expect(row).toMatchObject({
@@ -76,13 +74,7 @@ describe("the invoke's hold of its key", () => {
     await rowsOf(held.key).update({ lease_expires_at: gateway.knex.raw("now() - interval '1 second'") });
     await onConnection(async (sql) => {
       expect(await ids.hold(sql, held, 'f1')).toEqual({ kind: 'held' });
-      await ids.storeAndCommit(sql, {
-        scope: held,
-        fingerprint: 'f1',
-        response: response('{"b":2}'),
-        encrypt: false,
-        rows: [],
-      });
+      await ids.storeAndCommit(sql, answerOf(held, '{"b":2}'));
     });
     // The claim's holder lost it: its fence turns it away.
     await expect(
@@ -120,13 +112,7 @@ describe("the invoke's hold of its key", () => {
       const held = scope();
       await onConnection(async (sql) => {
         await ids.hold(sql, held, 'f1');
-        await ids.storeAndCommit(sql, {
-          scope: held,
-          fingerprint: 'f1',
-          response: response('{"d":4}'),
-          encrypt: false,
-          rows: [],
-        });
+        await ids.storeAndCommit(sql, answerOf(held, '{"d":4}'));
       });
       // The first replay's transaction stays open (and took the lock) while the second asks.
       await onConnection(async (first) => {
@@ -151,18 +137,10 @@ describe("the invoke's hold of its key", () => {
         expect(await ids.hold(sql, held, 'f1')).toEqual({ kind: 'held' });
         // Another process's request path claims the key (the hold writes no row it could conflict with).
         expect(await ids.begin(held, 'f1', 'request-b')).toEqual({ kind: 'claimed' });
-        const failed = await ids
-          .storeAndCommit(sql, {
-            scope: held,
-            fingerprint: 'f1',
-            response: response('{"c":3}'),
-            encrypt: false,
-            rows: [],
-          })
-          .then(
-            () => undefined,
-            (error: unknown) => error,
-          );
+        const failed = await ids.storeAndCommit(sql, answerOf(held, '{"c":3}')).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(notStoredReason(failed)).toBe('stored');
         await sql.exec('rollback');
       });
