@@ -40,9 +40,10 @@ export const FENCE = {
 // The answer, the run's charge and every audit row of the transaction in one statement. The charge
 // ($9–$13, all null for none) is written once per scope, the audit rows come as one JSON array ($14,
 // src/ports/audit-rows.ts); if its scope was charged before — possible only
-// for a key reused after its retention, or under another API key of the same installation — the UPDATE
-// matches nothing and the caller rolls back: the answer never claims a charge that was not made. A
-// data-modifying CTE runs whether or not the UPDATE matches (then the transaction rolls back).
+// for a key reused after its retention, or under another API key of the same installation — the answer's
+// UPDATE (or STORE's INSERT, below) writes nothing and the caller rolls back: the answer never claims a
+// charge that was not made. A data-modifying CTE runs whether or not the answer is written (then the
+// transaction rolls back).
 const LEDGER_AND_AUDIT = `ledger AS (
            INSERT INTO wallet_ledger
              (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
@@ -86,8 +87,9 @@ function literal(value: string): string {
 
 // Whether the lock was taken, and the scope's live row, if any: an answer to replay, another request's
 // fingerprint, or a claim the request path above (CLAIM) made and still holds.
-const HOLD_COLUMNS = `current_setting('agw.idempotency_held') = 'true' AS locked, k.fingerprint, k.state, (k.lease_expires_at > now()) AS lease_live,
-       k.response_status, k.response_headers, k.response_body, k.response_encrypted`;
+const HOLD_COLUMNS = `current_setting('agw.idempotency_held') = 'true' AS locked, k.fingerprint, k.state,
+       (k.lease_expires_at > now()) AS lease_live, k.response_status, k.response_headers, k.response_body,
+       k.response_encrypted`;
 const HOLD_FROM = `FROM (SELECT 1) AS one LEFT JOIN ${TABLE} k ON ${SCOPE} AND expires_at > now()`;
 export const HOLD = { name: 'agw.idempotency.hold', text: `SELECT ${HOLD_COLUMNS} ${HOLD_FROM}` };
 // The same row and the wallet snapshot billing is about to read, in one statement.
