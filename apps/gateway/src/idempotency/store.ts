@@ -3,7 +3,6 @@ import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
 import { type BatchStatement, sqlPoolOf, type TransactionSql } from '../db/pool.js';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
-import { GatewayError } from '../http/gateway-error.js';
 import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -22,6 +21,9 @@ import {
   STORE_OR_FAIL,
   TAKE_OVER,
 } from './statements.js';
+import { inProgress, responseParams, type StoredResponse, type StoredRow, storedFor } from './stored-row.js';
+
+export { inProgress, type StoredResponse } from './stored-row.js';
 
 /**
  * Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). Given to
@@ -31,14 +33,6 @@ export interface IdempotencyScope {
   readonly tenant: string;
   readonly principal: string;
   readonly key: string;
-}
-
-/** A completed answer, as stored and replayed. */
-export interface StoredResponse {
-  readonly status: number;
-  readonly contentType: string;
-  /** The exact response bytes. */
-  readonly body: Buffer;
 }
 
 /** What {@link IdempotencyStore.begin} decided. */
@@ -96,20 +90,9 @@ export type HoldResult =
   | { readonly kind: 'replay'; readonly response: StoredResponse };
 
 /** The hold's row: whether the lock was taken, and the scope's row (all null when there is none). */
-interface HoldRow extends Omit<Row, 'fingerprint'> {
+interface HoldRow extends Omit<StoredRow, 'fingerprint'> {
   locked: boolean;
   fingerprint: string | null;
-}
-
-interface Row {
-  fingerprint: string;
-  state: 'in_progress' | 'completed';
-  locked_by: string | null;
-  lease_live: boolean;
-  response_status: number | null;
-  response_headers: { 'content-type'?: string } | string | null;
-  response_body: Uint8Array | null;
-  response_encrypted: boolean;
 }
 
 /**
@@ -162,7 +145,7 @@ export class IdempotencyStore {
 
       const row = await this.read(scope);
       if (!row) continue; // reaped between the two statements: claim again
-      const response = this.storedFor(row, fingerprint);
+      const response = storedFor(this.box, row, fingerprint);
       if (response !== undefined) return { kind: 'replay', response };
       const taken = await runStatement(this.#sql, TAKE_OVER, [
         scope.tenant,
@@ -244,7 +227,7 @@ export class IdempotencyStore {
     const row = held.rows[0] as (HoldRow & Partial<SnapshotRow>) | undefined;
     if (row === undefined) throw new Error('the hold read no row');
     if (row.fingerprint !== null) {
-      const response = this.storedFor(row as Row, fingerprint);
+      const response = storedFor(this.box, row as StoredRow, fingerprint);
       if (response !== undefined) return { kind: 'replay', response };
     }
     // Another run of the key holds it (a replay needs no lock, above).
@@ -284,7 +267,7 @@ export class IdempotencyStore {
     const updated = await runStatement(sql, COMPLETE, [
       ...scopeParams(input.scope),
       input.requestId,
-      ...this.responseParams(response, encrypt),
+      ...responseParams(this.box, response, encrypt),
       null,
       null,
       null,
@@ -300,7 +283,7 @@ export class IdempotencyStore {
     return [
       ...scopeParams(input.scope),
       input.fingerprint,
-      ...this.responseParams(input.response, input.encrypt),
+      ...responseParams(this.box, input.response, input.encrypt),
       charge?.organization_id ?? null,
       charge?.amount_credits ?? null,
       charge?.idempotency_scope ?? null,
@@ -308,15 +291,6 @@ export class IdempotencyStore {
       charge?.occurred_at ?? null,
       auditRowsParam(input.rows),
       this.#retention,
-    ];
-  }
-
-  private responseParams(response: StoredResponse, encrypt: boolean): unknown[] {
-    return [
-      response.status,
-      JSON.stringify({ 'content-type': response.contentType }),
-      encrypt ? this.box.encrypt('idempotency-replay', response.body) : response.body,
-      encrypt,
     ];
   }
 
@@ -354,50 +328,12 @@ export class IdempotencyStore {
     this.reap().catch(() => {});
   }
 
-  private async read(scope: IdempotencyScope): Promise<Row | undefined> {
-    const result = await runStatement<Row>(this.#sql, READ, scopeParams(scope));
+  private async read(scope: IdempotencyScope): Promise<StoredRow | undefined> {
+    const result = await runStatement<StoredRow>(this.#sql, READ, scopeParams(scope));
     return result.rows[0];
-  }
-
-  /**
-   * What a live row of the scope means for a request with `fingerprint`: its stored answer to replay,
-   * or undefined for a claim whose lease ran out (it may be taken over). Throws for another request's
-   * key, and while the claim's lease lasts.
-   */
-  private storedFor(row: Row, fingerprint: string): StoredResponse | undefined {
-    if (row.fingerprint !== fingerprint) {
-      throw new GatewayError('idempotency_key_reused', {
-        message: 'This Idempotency-Key was already used with a different request.',
-      });
-    }
-    if (row.state === 'completed') return this.toResponse(row);
-    if (row.lease_live) throw inProgress();
-    return undefined;
-  }
-
-  private toResponse(row: Row): StoredResponse {
-    const stored = Buffer.from(row.response_body ?? new Uint8Array());
-    const body = row.response_encrypted ? this.box.decrypt('idempotency-replay', stored) : stored;
-    const headers =
-      typeof row.response_headers === 'string'
-        ? JSON.parse(row.response_headers)
-        : (row.response_headers ?? {});
-    return {
-      status: row.response_status ?? 500,
-      contentType: headers['content-type'] ?? 'application/json; charset=utf-8',
-      body,
-    };
   }
 }
 
 function scopeParams(scope: IdempotencyScope): string[] {
   return [scope.tenant, scope.principal, scope.key];
-}
-
-/** The claim is gone (taken over after its lease): the request is answered as still in progress. */
-export function inProgress(): GatewayError {
-  return new GatewayError('idempotency_request_in_progress', {
-    message: 'A request with this Idempotency-Key is still running.',
-    retryAfterSeconds: 1,
-  });
 }
