@@ -85,7 +85,9 @@ grep -q '^200 .*"status":"succeeded"' <<<"$out"
 grep -q '^balance 0.75' <<<"$out"
 
 echo "-- the installed agw"
-npx agw --help | head -3
+# Through a file, as in release-check.sh: a pipe into head can end the script with SIGPIPE (141).
+npx agw --help >"$work/help.txt"
+head -3 "$work/help.txt"
 # The bin itself, not through npx: $! must be the gateway, so the cleanup stops it.
 node_modules/.bin/agw serve --port 0 --data-dir "$work/data" >"$work/serve.log" 2>&1 &
 gateway_pid=$!

@@ -39,7 +39,11 @@ echo "consumed $pending changesets ($left left)"
 for dir in packages/* apps/*; do
   node -e "const p=require('./$dir/package.json'); if (p.private) process.exit(0); console.log(p.name + '@' + p.version)"
 done
-git status --short | head -20
+# Through a file: `git status | head` under pipefail fails with SIGPIPE (141) once the list outgrows
+# head's 20 lines and git is still writing.
+git status --short >"$work/status.txt"
+echo "$(wc -l <"$work/status.txt") files changed by the version bump; the first 20:"
+head -20 "$work/status.txt"
 
 echo "-- pnpm publish -r --dry-run"
 # --no-git-checks: the clone has the version bump uncommitted, as it would be before the release commit.
