@@ -7,12 +7,13 @@
 // V8 CPU profile of the gateway to bench/results/profiles/.
 //   node bench/analytics-ingest.mjs [--modes embedded,postgres] [--duration 10] [--connections 32] [--cpu-prof]
 import { fork, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { cpuMicros, postgresServer, postmasterOf, processWithPid } from './cpu.mjs';
 import { scenarios } from './scenarios.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -28,44 +29,13 @@ const duration = Number(args.duration);
 const connections = Number(args.connections);
 const scenario = scenarios.find((candidate) => candidate.name.startsWith('POST /a/events'));
 
-/** CPU time (user + system, µs) used so far by the processes `match` selects (given pid, parent pid, command line). */
-function cpuMicros(match) {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (!match(Number(pid), Number(fields[1]), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks * 10_000;
-}
-
-/**
- * The pid of the PostgreSQL server behind `url` (the parent of a backend of ours), so that only its
- * processes are counted: other PostgreSQL servers on a shared machine are someone else's load.
- */
-async function postmasterOf(url) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query('select pg_backend_pid() as pid');
-    return Number(readFileSync(`/proc/${rows[0].pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-  } finally {
-    await client.end();
-  }
-}
-
 async function load(url, request, pid, services = {}) {
   const options = { url, connections, method: request.method, headers: request.headers, body: request.body };
   await autocannon({ ...options, duration: 2 }); // warm-up
   const groups = {
-    server: (candidate) => candidate === pid,
+    server: processWithPid(pid),
     postgres: (candidate, parent) =>
-      services.postmaster !== undefined &&
-      (candidate === services.postmaster || parent === services.postmaster),
+      services.postmaster !== undefined && postgresServer(services.postmaster)(candidate, parent),
     redis: (_pid, _parent, command) =>
       services.redisPort !== undefined &&
       command.startsWith('redis-server') &&

@@ -14,12 +14,13 @@
 // per second. --profile starts the gateway with `node --cpu-prof --cpu-prof-dir=DIR`. KEEP_DB=1 keeps the
 // gateway's database (its name is printed) for a look at its rows and pg_stat_statements afterwards.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { cpuMicros, postgresServer, postmasterOf, processWithPid } from './cpu.mjs';
 import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { scenarios } from './scenarios.mjs';
 
@@ -36,12 +37,6 @@ const { values: args } = parseArgs({
 });
 const names = { read: 'invoke (read, 9 guards)', mutating: 'invoke (mutating, fresh idempotency key)' };
 const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
-
-/** User + system CPU of `pid` so far, in µs (clock ticks of 10 ms). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 async function admin(url, text, values) {
   const client = new pg.Client({ connectionString: url });
@@ -68,6 +63,8 @@ if (external) {
 const statementsAvailable =
   external &&
   (await admin(databaseUrl, "select 1 from pg_extension where extname = 'pg_stat_statements'")).rowCount > 0;
+// The server's own processes, for its CPU per request (readable when the bench runs on its machine).
+const postmaster = external ? await postmasterOf(databaseUrl).catch(() => undefined) : undefined;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'agw-cpu-'));
 const port = 19080 + Math.floor(Math.random() * 1000);
@@ -125,7 +122,8 @@ async function measure(server, scenario, url, pid, request, databaseName) {
       'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
       [databaseName],
     );
-  const before = cpuMicros(pid);
+  const before = cpuMicros(processWithPid(pid));
+  const postgresBefore = postmaster === undefined ? 0 : cpuMicros(postgresServer(postmaster));
   const started = performance.now();
   const slow = [];
   const run = autocannon({ ...options, duration: Number(args.duration) });
@@ -135,7 +133,9 @@ async function measure(server, scenario, url, pid, request, databaseName) {
       slow.push(`${((performance.now() - started) / 1000).toFixed(2)}s:${Math.round(latency)}`);
   });
   const result = await run;
-  const cpu = cpuMicros(pid) - before;
+  const cpu = cpuMicros(processWithPid(pid)) - before;
+  const postgresCpu =
+    postmaster === undefined ? undefined : cpuMicros(postgresServer(postmaster)) - postgresBefore;
   const count = result.requests.total;
   const non2xx = result.non2xx + result.errors;
   console.log(
@@ -165,6 +165,9 @@ async function measure(server, scenario, url, pid, request, databaseName) {
   // PostgreSQL's own execution time (pg_stat_statements' total_exec_time, lock waits included).
   const micros = Math.round((executionMs * 1000) / count);
   console.log(`  ${total.toFixed(2)} statements and ${micros} µs of PostgreSQL execution per request`);
+  // Execution time counts waiting for a core or a lock too; the server's CPU is the work alone.
+  if (postgresCpu !== undefined)
+    console.log(`  PostgreSQL CPU (all its processes) ${Math.round(postgresCpu / count)} µs per request`);
   return micros;
 }
 

@@ -11,19 +11,12 @@
 // With DATABASE_URL and REDIS_URL set, postgres mode uses those servers (and leaves them running);
 // otherwise it starts and stops its own through scripts/services.sh.
 import { execFileSync, fork, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { cpuMicros, processWithPid } from './cpu.mjs';
 import { fleetMissing, measureFleet } from './fleet-bench.mjs';
 import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { renderMarkdown } from './report.mjs';
@@ -52,28 +45,12 @@ function peakRssMiB(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : null;
 }
 
-/** CPU time (user + system, µs) used so far by the processes `match` selects (by pid and command line). */
-function cpuMicros(match) {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (!match(Number(pid), readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
-      // Fields after the command name: utime and stime are the 12th and 13th (clock ticks, 100 per s).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return ticks * 10_000;
-}
-
 // Whose CPU each request costs: the server measured, and the PostgreSQL and Redis servers of the machine
 // (idle otherwise). Per request, CPU time is steadier than req/s when the machine is shared.
 const cpuGroups = (pid) => ({
-  server: (candidate) => candidate === pid,
-  postgres: (_pid, command) => command.startsWith('postgres'),
-  redis: (_pid, command) => command.startsWith('redis-server'),
+  server: processWithPid(pid),
+  postgres: (_pid, _parent, command) => command.startsWith('postgres'),
+  redis: (_pid, _parent, command) => command.startsWith('redis-server'),
 });
 
 async function load(url, request, pid) {
