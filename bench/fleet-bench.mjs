@@ -42,10 +42,19 @@ function spawnGateway(env, port) {
   return child;
 }
 
-async function waitReady(url) {
+/**
+ * Resolves once `child`'s `/health/ready` answers 200. Each probe ends after 2 s (a gateway that accepts
+ * but never answers must not stall the start), and a gateway that exits fails the start at once, with its
+ * exit status (its stderr is the bench's).
+ */
+async function waitReady(child, url) {
   const deadline = performance.now() + 90_000;
   while (performance.now() < deadline) {
-    const ready = await fetch(`${url}/health/ready`).then(
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(
+        `the gateway for ${url} exited (${child.exitCode ?? child.signalCode}) before it was ready`,
+      );
+    const ready = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(2000) }).then(
       (response) => response.ok,
       () => false,
     );
@@ -55,11 +64,16 @@ async function waitReady(url) {
   throw new Error(`${url} was not ready within 90 s`);
 }
 
-/** PostgreSQL's total execution time so far (ms) and statements run, over every statement. */
+/**
+ * PostgreSQL's total execution time so far (ms) and statements run, over every top-level statement: with
+ * `track = all` a foreign key's lookup is recorded too (toplevel false), but its time is already in the
+ * statement that ran it.
+ */
 async function executed(url) {
   const [row] = await adminQuery(
     url,
-    'select coalesce(sum(total_exec_time), 0) as ms, coalesce(sum(calls), 0) as calls from pg_stat_statements',
+    `select coalesce(sum(total_exec_time), 0) as ms, coalesce(sum(calls), 0) as calls
+       from pg_stat_statements where toplevel`,
   );
   return { ms: Number(row.ms), calls: Number(row.calls) };
 }
@@ -106,7 +120,7 @@ export async function measureFleet({ duration, connections }) {
     // The first migrates while the others wait for it (src/db/migrate.ts); all three then serve.
     const gateways = ports.map((port) => spawnGateway(env, port));
     processes.push(...gateways);
-    await Promise.all(ports.map((port) => waitReady(`http://127.0.0.1:${port}`)));
+    await Promise.all(ports.map((port, index) => waitReady(gateways[index], `http://127.0.0.1:${port}`)));
 
     const rows = [];
     for (const name of ['invoke (mutating, fresh idempotency key)', 'invoke (read, 9 guards)']) {

@@ -39,7 +39,7 @@ function fleetLines(fleet) {
   return [
     title,
     '',
-    'PostgreSQL µs/req: pg_stat_statements total_exec_time of every statement during the run (background work included) per answered request.',
+    "PostgreSQL µs/req: pg_stat_statements total_exec_time of every top-level statement during the run (background work included; a foreign key's lookup inside a statement is already in that statement's time) per answered request.",
     '',
     '| scenario | req/s (all gateways) | p99 ms | PostgreSQL µs/req | statements/req | non-2xx |',
     '|---|---:|---:|---:|---:|---:|',
