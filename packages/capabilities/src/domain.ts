@@ -39,10 +39,34 @@ export function tenantRowLevelSecurity(name: string, tables: readonly string[]):
 }
 
 /**
+ * The migration that has each of `keys` — a domain table's foreign key to the tenant (`organizations`,
+ * `installations`), as `[table, constraint]` — checked at COMMIT instead of at each insert. The check
+ * locks the organization's row (FOR KEY SHARE); made at the insert, that lock lasted the rest of the
+ * invoke's transaction, so the concurrent invokes of one organization held it together and PostgreSQL
+ * recorded each new holder in a multixact. At COMMIT it lasts a moment, and the key holds as before: a
+ * row whose organization is missing still fails its transaction. Every foreign key to the tenant is
+ * checked at commit (apps/gateway/test/tenant-keys.test.ts reads it from the catalog); a new table
+ * declares its keys `deferrable initially deferred`.
+ */
+export function tenantKeysCheckedAtCommit(
+  name: string,
+  keys: readonly (readonly [table: string, constraint: string])[],
+): DomainMigration {
+  return {
+    name,
+    up: keys.map(
+      ([table, key]) => `alter table ${table} alter constraint ${key} deferrable initially deferred`,
+    ),
+    down: keys.map(([table, key]) => `alter table ${table} alter constraint ${key} not deferrable`),
+  };
+}
+
+/**
  * A domain: its handlers and the migrations of its tables. A domain table carries `organization_id`
  * under row-level security for the runtime role `agw_runtime`, with the policy
  * `organization_id = agw_current_organization()` (`tenantRowLevelSecurity` writes that migration), and grants that role
- * the DML its handlers need: handlers run as that role with the tenant set per transaction.
+ * the DML its handlers need: handlers run as that role with the tenant set per transaction. Its foreign
+ * keys to `organizations` and `installations` are checked at commit (`tenantKeysCheckedAtCommit`).
  *
  * A domain that serves people or programs without an installation key (a booking page, an event
  * ingestion endpoint) or keeps work on a timer (retention, a write buffer) adds `start`: the gateway

@@ -66,7 +66,7 @@ export type {
   PublicRoute,
   RateLimitVerdict,
 } from './domain.js';
-export { tenantRowLevelSecurity } from './domain.js';
+export { tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from './domain.js';
 export type { DomainMail, MailAttachment, MailPort } from './mail.js';
 export {
   capabilityDomains,

@@ -19,6 +19,7 @@ import { consolePaging } from './migrations/20261204000000-console-paging.js';
 import { walletRunningSpend } from './migrations/20261205020000-wallet-running-spend.js';
 import { walletLedgerTwoIndexes } from './migrations/20261205030000-wallet-ledger-two-indexes.js';
 import { auditIdIsRowId } from './migrations/20261206000000-audit-id-is-row-id.js';
+import { tenantKeysAtCommit } from './migrations/20261207000000-tenant-keys-at-commit.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -52,6 +53,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   walletRunningSpend,
   walletLedgerTwoIndexes,
   auditIdIsRowId,
+  tenantKeysAtCommit,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

@@ -1,6 +1,18 @@
-import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
+import { type DomainMigration, tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from '../domain.js';
 
 const TABLES = ['assist_artifacts', 'assist_artifact_versions'] as const;
+
+/**
+ * The artifacts' and versions' keys to their organization, checked at commit (`tenantKeysCheckedAtCommit`,
+ * src/domain.ts).
+ */
+export const assistTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtCommit(
+  '20261207000200_assist_tenant_keys_at_commit',
+  [
+    ['assist_artifacts', 'assist_artifacts_organization_id_fkey'],
+    ['assist_artifact_versions', 'assist_artifact_versions_organization_id_fkey'],
+  ],
+);
 
 /**
  * Artifacts and their immutable versions. `assist_artifacts` holds the current version's content (what
@@ -57,4 +69,8 @@ export const assistRowLevelSecurity: DomainMigration = tenantRowLevelSecurity(
   TABLES,
 );
 
-export const assistMigrations: readonly DomainMigration[] = [createAssistTables, assistRowLevelSecurity];
+export const assistMigrations: readonly DomainMigration[] = [
+  createAssistTables,
+  assistRowLevelSecurity,
+  assistTenantKeysAtCommit,
+];

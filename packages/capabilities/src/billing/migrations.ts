@@ -1,4 +1,4 @@
-import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
+import { type DomainMigration, tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from '../domain.js';
 
 /**
  * The billing domain's tables. Money is `numeric(20,6)` (the contracts' MoneyAmount bound and 6
@@ -325,6 +325,27 @@ export const billingReminderArchiveRowLevelSecurity: DomainMigration = tenantRow
   ['billing_reminder_archive'],
 );
 
+/**
+ * The billing tables' keys to their organization (and a document's to its installation), checked at commit
+ * (`tenantKeysCheckedAtCommit`, src/domain.ts).
+ */
+export const billingTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtCommit(
+  '20261207000300_billing_tenant_keys_at_commit',
+  [
+    ['billing_bank_accounts', 'billing_bank_accounts_organization_id_fkey'],
+    ['billing_profiles', 'billing_profiles_organization_id_fkey'],
+    ['billing_accounts', 'billing_accounts_organization_id_fkey'],
+    ['billing_items', 'billing_items_organization_id_fkey'],
+    ['billing_documents', 'billing_documents_organization_id_fkey'],
+    ['billing_document_lines', 'billing_document_lines_organization_id_fkey'],
+    ['billing_payments', 'billing_payments_organization_id_fkey'],
+    ['billing_reminders', 'billing_reminders_organization_id_fkey'],
+    ['billing_number_counters', 'billing_number_counters_organization_id_fkey'],
+    ['billing_reminder_archive', 'billing_reminder_archive_organization_id_fkey'],
+    ['billing_documents', 'billing_documents_installation_id_fkey'],
+  ],
+);
+
 /** The billing domain's migrations, oldest first. */
 export const billingMigrations: readonly DomainMigration[] = [
   createBillingTables,
@@ -332,4 +353,5 @@ export const billingMigrations: readonly DomainMigration[] = [
   billingVatAccountingCurrency,
   billingReminderLetters,
   billingReminderArchiveRowLevelSecurity,
+  billingTenantKeysAtCommit,
 ];

@@ -1,4 +1,4 @@
-import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
+import { type DomainMigration, tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from '../domain.js';
 
 const TABLES = [
   'calendar_calendars',
@@ -191,9 +191,27 @@ export const calendarPublicBookingCaps: DomainMigration = {
   ],
 };
 
+/**
+ * The calendar tables' keys to their organization (and a booking link's to its installation), checked at
+ * commit (`tenantKeysCheckedAtCommit`, src/domain.ts).
+ */
+export const calendarTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtCommit(
+  '20261207000500_calendar_tenant_keys_at_commit',
+  [
+    ['calendar_calendars', 'calendar_calendars_organization_id_fkey'],
+    ['calendar_availability_rules', 'calendar_availability_rules_organization_id_fkey'],
+    ['calendar_event_types', 'calendar_event_types_organization_id_fkey'],
+    ['calendar_link_templates', 'calendar_link_templates_organization_id_fkey'],
+    ['calendar_booking_links', 'calendar_booking_links_organization_id_fkey'],
+    ['calendar_bookings', 'calendar_bookings_organization_id_fkey'],
+    ['calendar_booking_links', 'calendar_booking_links_installation_id_fkey'],
+  ],
+);
+
 /** The calendar domain's migrations, oldest first. */
 export const calendarMigrations: readonly DomainMigration[] = [
   createCalendarTables,
   calendarRowLevelSecurity,
   calendarPublicBookingCaps,
+  calendarTenantKeysAtCommit,
 ];

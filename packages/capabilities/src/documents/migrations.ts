@@ -1,4 +1,4 @@
-import { type DomainMigration, tenantRowLevelSecurity } from '../domain.js';
+import { type DomainMigration, tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from '../domain.js';
 
 /**
  * Documents uploaded through `documents.document.upload`, content in the row (bytea, at most 10 MiB;
@@ -49,5 +49,21 @@ export const documentsRowLevelSecurity: DomainMigration = tenantRowLevelSecurity
   ['documents'],
 );
 
+/**
+ * The documents' keys to their organization and installation, checked at commit
+ * (`tenantKeysCheckedAtCommit`, src/domain.ts).
+ */
+export const documentsTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtCommit(
+  '20261207000100_documents_tenant_keys_at_commit',
+  [
+    ['documents', 'documents_organization_id_foreign'],
+    ['documents', 'documents_installation_id_foreign'],
+  ],
+);
+
 /** The documents domain's migrations, oldest first. */
-export const documentsMigrations: readonly DomainMigration[] = [createDocuments, documentsRowLevelSecurity];
+export const documentsMigrations: readonly DomainMigration[] = [
+  createDocuments,
+  documentsRowLevelSecurity,
+  documentsTenantKeysAtCommit,
+];

@@ -1,6 +1,18 @@
-import { type DomainMigration, tenantRowLevelSecurity } from '../../domain.js';
+import { type DomainMigration, tenantKeysCheckedAtCommit, tenantRowLevelSecurity } from '../../domain.js';
 
 const TABLES = ['billing_document_archive', 'billing_document_deliveries'] as const;
+
+/**
+ * The archive's and deliveries' keys to their organization, checked at commit
+ * (`tenantKeysCheckedAtCommit`, src/domain.ts).
+ */
+export const billingOutputTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtCommit(
+  '20261207000400_billing_output_tenant_keys_at_commit',
+  [
+    ['billing_document_archive', 'billing_document_archive_organization_id_fkey'],
+    ['billing_document_deliveries', 'billing_document_deliveries_organization_id_fkey'],
+  ],
+);
 
 /**
  * What the outputs keep: the first rendering of an issued document per format (the archive: later
@@ -61,4 +73,5 @@ export const billingOutputRowLevelSecurity: DomainMigration = tenantRowLevelSecu
 export const billingOutputMigrations: readonly DomainMigration[] = [
   createBillingOutputTables,
   billingOutputRowLevelSecurity,
+  billingOutputTenantKeysAtCommit,
 ];
