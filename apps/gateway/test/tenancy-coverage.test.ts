@@ -4,6 +4,10 @@
 // role, forced where the role owns the table. Read from the catalog of the migrated database, on PGlite
 // and, when DATABASE_URL is set, on PostgreSQL. A view it can read must run as the reader
 // (security_invoker), since a view runs as its owner otherwise and bypasses its tables' policies.
+// Every foreign key to the tenant (`organizations`, `installations`) is checked at COMMIT
+// (`tenantKeysCheckedAtCommit` of @agw/capabilities says why), read from the same catalog; and such a key
+// still refuses a row whose organization is missing, at COMMIT, leaving nothing behind.
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/knex.js';
@@ -70,6 +74,29 @@ function gap(table: Reachable): string | undefined {
 }
 
 const gaps = (tables: readonly Reachable[]) => tables.map(gap).filter((found) => found !== undefined);
+
+interface TenantKey {
+  readonly name: string;
+  readonly deferrable: boolean;
+  readonly deferred: boolean;
+}
+
+/** Every foreign key of the schema to `organizations` or `installations`, as "table.constraint". */
+async function tenantKeys(knex: Knex | Knex.Transaction): Promise<TenantKey[]> {
+  const { rows } = await knex.raw<{ rows: TenantKey[] }>(
+    `select c.conrelid::regclass::text || '.' || c.conname as name, c.condeferrable as deferrable,
+            c.condeferred as deferred
+       from pg_constraint c
+      where c.contype = 'f' and c.connamespace = current_schema()::regnamespace
+        and c.confrelid in ('organizations'::regclass, 'installations'::regclass)
+      order by name`,
+  );
+  return rows;
+}
+
+/** The keys among `keys` checked at each insert rather than at COMMIT. */
+const immediate = (keys: readonly TenantKey[]) =>
+  keys.filter((key) => !key.deferrable || !key.deferred).map((key) => key.name);
 
 let environment: TestEnvironment;
 let database: Database;
@@ -144,5 +171,60 @@ create policy agw_unprotected_tenant on agw_unprotected to agw_runtime using (or
     expect(found).toHaveLength(1);
     expect(found[0]).toContain('agw_unprotected');
     expect(found[0]).toContain(expected);
+  });
+});
+
+describe(`keys to the tenant are checked at commit (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('every foreign key to organizations or installations is deferrable and initially deferred', async () => {
+    const keys = await tenantKeys(database.knex);
+    // The gateway's (the charge every paid invoke writes) and the domains' (documents, billing, calendar).
+    expect(keys.map((key) => key.name)).toEqual(
+      expect.arrayContaining([
+        'wallet_ledger.wallet_ledger_organization_id_foreign',
+        'documents.documents_organization_id_foreign',
+        'documents.documents_installation_id_foreign',
+        'billing_documents.billing_documents_organization_id_fkey',
+        'calendar_bookings.calendar_bookings_organization_id_fkey',
+      ]),
+    );
+    expect(keys.length).toBeGreaterThan(35);
+    expect(immediate(keys)).toEqual([]);
+  });
+
+  it('names a new table whose key to the tenant is checked at each insert', async () => {
+    const found = await database.knex
+      .transaction(async (trx) => {
+        await trx.raw(
+          'create table agw_immediate (id uuid primary key, organization_id uuid not null references organizations (id))',
+        );
+        const found = immediate(await tenantKeys(trx));
+        throw Object.assign(new Error('rollback'), { found });
+      })
+      .catch((error: { found?: string[] }) => error.found);
+    expect(found).toEqual(['agw_immediate.agw_immediate_organization_id_fkey']);
+  });
+
+  it('a charge for an organization that does not exist fails at COMMIT and leaves nothing', async () => {
+    const scope = `tenant-keys-test:${randomUUID()}`;
+    const missing = randomUUID();
+    let inserted = false;
+    const outcome = await database.knex
+      .transaction(async (trx) => {
+        // The insert itself passes: the key is checked when the transaction commits.
+        await trx.raw(
+          `insert into wallet_ledger (organization_id, amount, kind, idempotency_scope) values (?, 1, 'charge', ?)`,
+          [missing, scope],
+        );
+        inserted = true;
+        return 'committed';
+      })
+      .catch((error: { code?: string; message?: string }) => `${error.code}: ${error.message}`);
+    expect(inserted).toBe(true);
+    expect(outcome).toMatch(/^23503: .*wallet_ledger_organization_id_foreign/);
+    const { rows } = await database.knex.raw<{ rows: unknown[] }>(
+      'select 1 from wallet_ledger where idempotency_scope = ?',
+      [scope],
+    );
+    expect(rows).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ export function tenantRowLevelSecurity(name: string, tables: readonly string[]):
  * invoke's transaction, so the concurrent invokes of one organization held it together and PostgreSQL
  * recorded each new holder in a multixact. At COMMIT it lasts a moment, and the key holds as before: a
  * row whose organization is missing still fails its transaction. Every foreign key to the tenant is
- * checked at commit (apps/gateway/test/tenant-keys.test.ts reads it from the catalog); a new table
+ * checked at commit (apps/gateway/test/tenancy-coverage.test.ts reads it from the catalog); a new table
  * declares its keys `deferrable initially deferred`.
  */
 export function tenantKeysCheckedAtCommit(
