@@ -34,8 +34,7 @@ async function load(url, request, pid, services = {}) {
   await autocannon({ ...options, duration: 2 }); // warm-up
   const groups = {
     server: processWithPid(pid),
-    postgres: (candidate, parent) =>
-      services.postmaster !== undefined && postgresServer(services.postmaster)(candidate, parent),
+    postgres: services.postmaster === undefined ? () => false : postgresServer(services.postmaster),
     redis: (_pid, _parent, command) =>
       services.redisPort !== undefined &&
       command.startsWith('redis-server') &&

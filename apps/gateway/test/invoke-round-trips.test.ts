@@ -45,7 +45,8 @@ describe.runIf(process.env.DATABASE_URL)('a mutating invoke on PostgreSQL', () =
     const { status, cost, queries } = await upload();
     expect(status).toBe(200);
     expect(queries).toHaveLength(3);
-    expect(queries[0]).toMatch(/^SELECT current_setting\('agw.idempotency_held'\)/); // the key held and read: nothing autocommitted
+    // The key held and read first: nothing autocommitted ahead of it.
+    expect(queries[0]).toMatch(/^SELECT current_setting\('agw.idempotency_held'\)/);
     const after = await readWalletSnapshot(gateway.knex, organizationId, new Date());
     expect(Number(before.balance_credits) - Number(after.balance_credits)).toBeCloseTo(
       Number((cost as { credits: string }).credits),

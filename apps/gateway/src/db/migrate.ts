@@ -53,7 +53,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   walletRunningSpend,
   walletLedgerTwoIndexes,
   auditIdIsRowId,
-  tenantKeysAtCommit,
+  fromDomain(tenantKeysAtCommit),
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

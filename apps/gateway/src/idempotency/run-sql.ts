@@ -19,7 +19,8 @@ import {
   storedAnswer,
 } from './run.js';
 import { notStoredReason } from './statements.js';
-import { inProgress, type StoredResponse } from './store.js';
+import type { StoredResponse } from './store.js';
+import { inProgress } from './stored-row.js';
 
 /** What a run inside {@link answerIdempotentOnSql} hands back: its outcome and what to write with it. */
 export interface WrittenOutcome {

@@ -23,7 +23,7 @@ import {
 } from './statements.js';
 import { inProgress, responseParams, type StoredResponse, type StoredRow, storedFor } from './stored-row.js';
 
-export { inProgress, type StoredResponse } from './stored-row.js';
+export type { StoredResponse } from './stored-row.js';
 
 /**
  * Who owns an idempotency key: (organization or `anonymous`, API key id or route, the key). Given to
@@ -202,10 +202,10 @@ export class IdempotencyStore {
   /**
    * The first round trip of a transaction the caller drives on one connection (the invoke's run,
    * src/idempotency/run-sql.ts): BEGIN, the key held by this transaction until it ends (statements.ts
-   * `holdLockStatement`), the scope's row (HOLD), and the wallet snapshot of `wallet.organizationId` when given (a paid run: billing reads it
-   * next). Answers the stored response to replay instead; throws `idempotency_request_in_progress` while
-   * another request holds the key and `idempotency_key_reused` for another request's key. The caller
-   * ends the transaction in every case.
+   * `holdLockStatement`), the scope's row (HOLD), and the wallet snapshot of `wallet.organizationId` when
+   * given (a paid run: billing reads it next). Answers the stored response to replay instead; throws
+   * `idempotency_request_in_progress` while another request holds the key and `idempotency_key_reused`
+   * for another request's key. The caller ends the transaction in every case.
    */
   async hold(
     sql: TransactionSql,

@@ -197,7 +197,8 @@ export function createKnexWalletStore(knex: Knex): WalletStore {
   return {
     getSnapshot(organizationId, now, unit) {
       const work = unitOf(unit);
-      // The idempotent invoke read it with its key's hold, in the same transaction (src/idempotency/run-sql.ts).
+      // The idempotent invoke read it with its key's hold, in the same transaction
+      // (src/idempotency/run-sql.ts).
       return work?.takeSnapshot(organizationId) ?? readWalletSnapshot(work?.sql ?? pool, organizationId, now);
     },
     hourSpendReleasedAt(organizationId, now, amount, unit) {
