@@ -34,9 +34,16 @@ afterAll(async () => {
   await environment?.cleanup();
 });
 
+// PGlite's now() has millisecond resolution, so rows inserted within one millisecond tie on occurred_at,
+// and the legacy queue seals oldest first by (occurred_at, id): a tie went by the random id. Each test
+// row gets a moment of its own, later than the one before.
+let lastMoment = 0;
+
 function auditRow(action: string) {
+  lastMoment = Math.max(lastMoment + 1, Date.now());
   return {
     audit_id: randomUUID(),
+    occurred_at: new Date(lastMoment),
     request_id: `req-${action}`,
     actor: 'anonymous',
     action,
