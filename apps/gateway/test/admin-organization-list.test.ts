@@ -47,7 +47,6 @@ beforeAll(async () => {
     idempotency_scope: 'test:spend-today',
     capability_id: 'demo.transfer.send',
     occurred_at: new Date(),
-    rolled_up: false,
   });
 }, 120_000);
 

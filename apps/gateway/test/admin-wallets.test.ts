@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rollUpCharges } from '../src/ports/wallet-rollup.js';
 import type { Answer } from './helpers/access-client.js';
 import { adminFetch } from './helpers/admin-fixtures.js';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
+import { unrolledCharges } from './helpers/ledger.js';
 
 // A paid read (0.5 credits) so the billing guard has something to judge against the caps.
 const paid = demoCapability({ id: 'demo.paid.read', cost_credits: '0.5' }, async () => ({ ok: true }));
@@ -78,7 +80,8 @@ describe('admin wallets', () => {
 
   it('lists the 20 newest ledger rows, newest first, rolled up or not', async () => {
     const { organizationId } = await approvedInstallation(gateway);
-    // 30 charges a minute apart, every third one not rolled up yet: the newest 20 mix both kinds.
+    // 30 charges a minute apart, each in its own transaction; the first 20 rolled up, the last 10 not
+    // yet: the newest 20 mix both.
     const rows = Array.from({ length: 30 }, (_, index) => ({
       organization_id: organizationId,
       amount: '0.01',
@@ -86,9 +89,13 @@ describe('admin wallets', () => {
       idempotency_scope: `listing-${randomUUID()}`,
       capability_id: 'demo.paid.read',
       occurred_at: new Date(Date.UTC(2026, 10, 20, 10, index)),
-      rolled_up: index % 3 !== 0,
     }));
-    await gateway.knex('wallet_ledger').insert(rows);
+    for (const row of rows.slice(0, 20)) await gateway.knex('wallet_ledger').insert(row);
+    expect(await rollUpCharges(gateway.knex)).toBeGreaterThanOrEqual(20);
+    for (const row of rows.slice(20)) await gateway.knex('wallet_ledger').insert(row);
+    expect(await unrolledCharges(gateway.knex, organizationId)).toEqual(
+      rows.slice(20).map((row) => row.idempotency_scope),
+    );
     const ledger = (await call('GET', `/admin/wallets/${organizationId}`)).body.wallet.ledger;
     expect(ledger.map((entry: { occurred_at: string }) => entry.occurred_at)).toEqual(
       rows

@@ -151,7 +151,6 @@ describe('a key whose charge was made by an earlier run', () => {
       kind: 'charge',
       idempotency_scope: `idempotency:${installationId}:${storedKeyFor(gateway.dataDir, idempotencyKey)}`,
       capability_id: 'demo.note.create',
-      rolled_up: false,
     });
     const before = await balance();
     const answer = await invoke('charged', idempotencyKey);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { rollUpCharges } from '../src/ports/wallet-rollup.js';
 import { createKnexWalletStore } from '../src/ports/wallet-store.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
+import { unrolledCharges } from './helpers/ledger.js';
 
 // The balance and spend windows billing judges caps against: a charge is one ledger row, counted by every
 // snapshot at once and folded into the balance and the minute/day buckets by the roll-up.
@@ -40,9 +41,7 @@ describe('wallet spend windows', () => {
     expect(Number(before.balance_credits) - Number(snapshot.balance_credits)).toBeCloseTo(15.75, 6);
     // Rolled up, the same figures come from the aggregates; a second roll-up finds nothing.
     expect(await rollUpCharges(gateway.knex)).toBeGreaterThanOrEqual(5);
-    expect(
-      await gateway.knex('wallet_ledger').where({ organization_id: organizationId, rolled_up: false }),
-    ).toEqual([]);
+    expect(await unrolledCharges(gateway.knex, organizationId)).toEqual([]);
     expect(await wallet.getSnapshot(organizationId, now)).toEqual(snapshot);
     expect(await rollUpCharges(gateway.knex)).toBe(0);
     expect(await wallet.getSnapshot(organizationId, now)).toEqual(snapshot);

@@ -71,17 +71,13 @@ export function organizationNotFound(id: string): GatewayError {
   return new GatewayError('not_found', { message: `No organization with id ${id}.` });
 }
 
-// The newest rows of each side of the ledger's one organization index (rolled_up, organization_id,
-// occurred_at), merged: two short index ranges instead of an index of its own.
+// An organization's newest rows, by the transaction that wrote them (the index the snapshot reads,
+// (organization_id, txid)); rows written before the roll-up went by transaction all have txid 0 and
+// come after, by time.
 const NEWEST_LEDGER_ROWS = `
-select id, kind, amount, capability_id, occurred_at from (
-  (select * from wallet_ledger where not rolled_up and organization_id = ?
-   order by occurred_at desc, id desc limit ${LEDGER_ENTRIES_SHOWN})
-  union all
-  (select * from wallet_ledger where rolled_up and organization_id = ?
-   order by occurred_at desc, id desc limit ${LEDGER_ENTRIES_SHOWN})
-) as newest
-order by occurred_at desc, id desc
+select id, kind, amount, capability_id, occurred_at from wallet_ledger
+where organization_id = ?
+order by txid desc, occurred_at desc, id desc
 limit ${LEDGER_ENTRIES_SHOWN}`;
 
 /** The wallet of `organizationId` (balance 0 and no caps when it has no rows yet); 404 for an unknown one. */
@@ -93,7 +89,7 @@ export async function showWallet(knex: Knex | Knex.Transaction, organizationId: 
 /** {@link showWallet} of an organization the caller has read already (its policy included). */
 export async function walletOf(knex: Knex | Knex.Transaction, organizationId: string): Promise<WalletView> {
   const snapshot = await readWalletSnapshot(knex, organizationId, new Date());
-  const result = (await knex.raw(NEWEST_LEDGER_ROWS, [organizationId, organizationId])) as {
+  const result = (await knex.raw(NEWEST_LEDGER_ROWS, [organizationId])) as {
     rows: {
       id: string;
       kind: 'charge' | 'credit';

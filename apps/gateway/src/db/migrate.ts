@@ -20,6 +20,7 @@ import { walletRunningSpend } from './migrations/20261205020000-wallet-running-s
 import { walletLedgerTwoIndexes } from './migrations/20261205030000-wallet-ledger-two-indexes.js';
 import { auditIdIsRowId } from './migrations/20261206000000-audit-id-is-row-id.js';
 import { tenantKeysAtCommit } from './migrations/20261207000000-tenant-keys-at-commit.js';
+import { walletRollupByTransaction } from './migrations/20261208000000-wallet-rollup-by-transaction.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -54,6 +55,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   walletLedgerTwoIndexes,
   auditIdIsRowId,
   fromDomain(tenantKeysAtCommit),
+  walletRollupByTransaction,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

@@ -46,8 +46,8 @@ export const FENCE = {
 // transaction rolls back).
 const LEDGER_AND_AUDIT = `ledger AS (
            INSERT INTO wallet_ledger
-             (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at, rolled_up)
-           SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz, false
+             (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at)
+           SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz
             WHERE $11::text IS NOT NULL
            ON CONFLICT (idempotency_scope) DO NOTHING
            RETURNING id),
