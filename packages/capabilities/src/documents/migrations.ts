@@ -61,9 +61,21 @@ export const documentsTenantKeysAtCommit: DomainMigration = tenantKeysCheckedAtC
   ],
 );
 
+/**
+ * Every upload wrote an entry into `(organization_id, sha256)`, an index no statement reads: the domain
+ * has no lookup by content hash (no deduplication, no "find by checksum"). A capability that needs one
+ * adds it back with its query.
+ */
+export const documentsUnreadHashIndex: DomainMigration = {
+  name: '20261208000100_documents_unread_hash_index',
+  up: ['drop index documents_organization_id_sha256_index'],
+  down: ['create index documents_organization_id_sha256_index on documents (organization_id, sha256)'],
+};
+
 /** The documents domain's migrations, oldest first. */
 export const documentsMigrations: readonly DomainMigration[] = [
   createDocuments,
   documentsRowLevelSecurity,
   documentsTenantKeysAtCommit,
+  documentsUnreadHashIndex,
 ];
