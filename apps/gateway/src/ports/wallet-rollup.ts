@@ -22,11 +22,12 @@ const MAX_BATCHES_PER_RUN = 20;
 // written by a transaction that has ended, so it is visible here if it ever will be, and no row below it
 // can still come. A batch ends before the txid of the (BATCH_SIZE + 1)th row past the mark, so a
 // transaction's rows go together. It adds the charges to the balances and to the minute and day spend
-// buckets, moves the mark and the `rolled_through` of each organization it touched (a credit only moves
-// the mark: it went into the balance when written), and prunes the minute buckets no window reads any
-// more (older than an hour before the hour window starting at the second parameter). Writes are ordered
-// by organization so two writers of the same aggregates cannot deadlock. Returns how many charges it
-// folded in, the organizations, comma-separated, and whether it stopped short of the running transactions.
+// buckets; moves the mark, when it found any row, and the `rolled_through` of each organization it
+// touched (a credit only moves the mark: it went into the balance when written); and prunes the minute
+// buckets no window reads any more (older than an hour before the hour window starting at the second
+// parameter). Writes are ordered by organization so two writers of the same aggregates cannot deadlock.
+// Returns how many charges it folded in, the organizations, comma-separated, whether it stopped short of
+// the running transactions, and whether it reached the transaction id of the last parameter.
 const ROLLUP_SQL = `
 with mark as (
   select rolled_through as from_txid, pg_snapshot_xmin(pg_current_snapshot()) as horizon from wallet_rollup_mark
@@ -44,7 +45,8 @@ with mark as (
 ), taken as (
   select organization_id, amount, occurred_at from rows where kind = 'charge'
 ), moved as (
-  update wallet_rollup_mark set rolled_through = bounds.to_txid from bounds
+  -- Only past rows: with none in the range the mark may stay, and an idle roll-up writes nothing.
+  update wallet_rollup_mark set rolled_through = bounds.to_txid from bounds where exists (select from rows)
 ), balances as (
   insert into wallets (organization_id, balance, rolled_through)
   select organization_id, -coalesce(sum(amount) filter (where kind = 'charge'), 0), (select to_txid from bounds)
