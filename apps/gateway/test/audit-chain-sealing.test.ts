@@ -2,37 +2,15 @@
 // them, with no queue written beside each row; a gateway upgraded with rows still queued under the old
 // scheme seals them first and its chain verifies; an open transaction holds back only its own rows.
 import { randomUUID } from 'node:crypto';
-import {
-  allMigrations,
-  type Database,
-  MIGRATIONS_TABLE,
-  openDatabase,
-  runMigrations,
-  sealAuditChain,
-  verifyAuditChain,
-} from '@agw/gateway';
+import { runMigrations, sealAuditChain, verifyAuditChain } from '@agw/gateway';
 import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { describe, expect, it } from 'vitest';
+import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
 // The migrations that replaced the seal queue, in order.
 const SEAL_MIGRATIONS = ['20261202000000_audit_seal_by_transaction', '20261202010000_audit_seal_snapshot'];
 
-let environment: TestEnvironment;
-let database: Database;
-let knex: Knex;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment({ emptyDataDir: true });
-  database = openDatabase({ databaseUrl: environment.env.DATABASE_URL, dataDir: environment.dataDir });
-  knex = database.knex;
-  await runMigrations(knex);
-});
-
-afterAll(async () => {
-  await database?.close();
-  await environment?.cleanup();
-});
+const db = useMigratedDatabase();
 
 // PGlite's now() has millisecond resolution, so rows inserted within one millisecond tie on occurred_at,
 // and the legacy queue seals oldest first by (occurred_at, id): a tie went by the random id. Each test
@@ -59,7 +37,8 @@ async function insertRows(db: Knex | Knex.Transaction, actions: readonly string[
 
 /** The actions of the chain's entries from seq `from` on, in chain order. */
 async function chainedActions(from: number): Promise<string[]> {
-  return knex('audit_chain as c')
+  return db
+    .knex('audit_chain as c')
     .join('audit_events as e', 'e.id', 'c.event_id')
     .where('c.seq', '>=', from)
     .orderBy('c.seq')
@@ -67,43 +46,33 @@ async function chainedActions(from: number): Promise<string[]> {
 }
 
 async function headSeq(): Promise<number> {
-  const head = await knex('audit_chain').max('seq as seq').first();
+  const head = await db.knex('audit_chain').max('seq as seq').first();
   return Number(head?.seq ?? 0);
 }
 
 describe('sealing by transaction', () => {
   it('writes an audit row once: nothing is queued beside it, and the sealer still chains it', async () => {
     const from = (await headSeq()) + 1;
-    await insertRows(knex, ['lean-1', 'lean-2']);
-    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
-    expect(await sealAuditChain(knex)).toBe(2);
+    await insertRows(db.knex, ['lean-1', 'lean-2']);
+    expect(Number((await db.knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
+    expect(await sealAuditChain(db.knex)).toBe(2);
     expect(await chainedActions(from)).toEqual(['lean-1', 'lean-2']);
-    expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+    expect(await verifyAuditChain(db.knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
   });
 
   it('seals the rows an upgraded gateway still had queued first, then the new ones; the chain verifies', async () => {
-    const source = {
-      getMigrations: async () => [...allMigrations()],
-      getMigrationName: (migration: { name: string }) => migration.name,
-      getMigration: async (migration: { up: Knex.Migration['up']; down: Knex.Migration['down'] }) => ({
-        up: migration.up,
-        down: migration.down,
-      }),
-    };
     // Back to the queue of the old scheme: its trigger queues each new row in audit_unsealed.
-    for (const name of [...SEAL_MIGRATIONS].reverse()) {
-      await knex.migrate.down({ migrationSource: source, tableName: MIGRATIONS_TABLE, name });
-    }
+    for (const name of [...SEAL_MIGRATIONS].reverse()) await undoMigration(db.knex, name);
     const from = (await headSeq()) + 1;
-    await insertRows(knex, ['old-1', 'old-2', 'old-3']);
-    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(3);
+    await insertRows(db.knex, ['old-1', 'old-2', 'old-3']);
+    expect(Number((await db.knex('audit_unsealed').count('* as n').first())?.n)).toBe(3);
 
-    expect((await runMigrations(knex)).applied).toEqual(SEAL_MIGRATIONS);
-    await insertRows(knex, ['new-1', 'new-2']);
-    expect(await sealAuditChain(knex)).toBe(5);
+    expect((await runMigrations(db.knex)).applied).toEqual(SEAL_MIGRATIONS);
+    await insertRows(db.knex, ['new-1', 'new-2']);
+    expect(await sealAuditChain(db.knex)).toBe(5);
     expect(await chainedActions(from)).toEqual(['old-1', 'old-2', 'old-3', 'new-1', 'new-2']);
-    expect(Number((await knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
-    expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+    expect(Number((await db.knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
+    expect(await verifyAuditChain(db.knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
   });
 
   it.runIf(process.env.DATABASE_URL)(
@@ -118,19 +87,19 @@ describe('sealing by transaction', () => {
       const early = new Promise<void>((resolve) => {
         inserted = resolve;
       });
-      const slow = knex.transaction(async (trx) => {
+      const slow = db.knex.transaction(async (trx) => {
         await insertRows(trx, ['slow']);
         inserted();
         await held;
       });
       await early;
-      await insertRows(knex, ['fast']);
-      expect(await sealAuditChain(knex)).toBe(1);
+      await insertRows(db.knex, ['fast']);
+      expect(await sealAuditChain(db.knex)).toBe(1);
       commit();
       await slow;
-      expect(await sealAuditChain(knex)).toBe(1);
+      expect(await sealAuditChain(db.knex)).toBe(1);
       expect(await chainedActions(from)).toEqual(['fast', 'slow']);
-      expect(await verifyAuditChain(knex)).toMatchObject({ ok: true, unsealed: 0 });
+      expect(await verifyAuditChain(db.knex)).toMatchObject({ ok: true, unsealed: 0 });
     },
   );
 });

@@ -3,41 +3,18 @@
 // folds them in once; a charge whose transaction is still open when the roll-up runs is folded in by a
 // later one — every snapshot counts each charge exactly once throughout.
 import { randomUUID } from 'node:crypto';
-import {
-  allMigrations,
-  createKnexWalletStore,
-  type Database,
-  MIGRATIONS_TABLE,
-  openDatabase,
-  rollUpCharges,
-  runMigrations,
-} from '@agw/gateway';
-import type { Knex } from 'knex';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { createKnexWalletStore, rollUpCharges, runMigrations } from '@agw/gateway';
+import { describe, expect, it } from 'vitest';
 import { unrolledCharges } from './helpers/ledger.js';
+import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
 const MIGRATION = '20261208000000_wallet_rollup_by_transaction';
 
-let environment: TestEnvironment;
-let database: Database;
-let knex: Knex;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment({ emptyDataDir: true });
-  database = openDatabase({ databaseUrl: environment.env.DATABASE_URL, dataDir: environment.dataDir });
-  knex = database.knex;
-  await runMigrations(knex);
-});
-
-afterAll(async () => {
-  await database?.close();
-  await environment?.cleanup();
-});
+const db = useMigratedDatabase();
 
 async function organization(): Promise<string> {
   const id = randomUUID();
-  await knex('organizations').insert({ id, name: `Rollup ${id}`, short_id: id.slice(0, 12) });
+  await db.knex('organizations').insert({ id, name: `Rollup ${id}`, short_id: id.slice(0, 12) });
   return id;
 }
 
@@ -54,48 +31,40 @@ function charge(organizationId: string, amount: string, extra: Record<string, un
 }
 
 const balanceOf = async (organizationId: string) =>
-  (await createKnexWalletStore(knex).getSnapshot(organizationId, new Date())).balance_credits;
+  (await createKnexWalletStore(db.knex).getSnapshot(organizationId, new Date())).balance_credits;
 
 const storedBalance = async (organizationId: string) =>
-  Number((await knex('wallets').where({ organization_id: organizationId }).first('balance'))?.balance);
+  Number((await db.knex('wallets').where({ organization_id: organizationId }).first('balance'))?.balance);
 
 describe('the charge roll-up by transaction', () => {
   it('folds in the charges an upgraded database still had not rolled up, once, and nothing else', async () => {
-    const source = {
-      getMigrations: async () => [...allMigrations()],
-      getMigrationName: (migration: { name: string }) => migration.name,
-      getMigration: async (migration: { up: Knex.Migration['up']; down: Knex.Migration['down'] }) => ({
-        up: migration.up,
-        down: migration.down,
-      }),
-    };
-    await knex.migrate.down({ migrationSource: source, tableName: MIGRATIONS_TABLE, name: MIGRATION });
+    await undoMigration(db.knex, MIGRATION);
     const organizationId = await organization();
     // The old scheme: a balance with a rolled-up charge and a credit in it, and one charge not yet.
-    await knex('wallets').insert({ organization_id: organizationId, balance: '105' });
-    await knex('wallet_ledger').insert(charge(organizationId, '5', { rolled_up: true }));
-    await knex('wallet_ledger').insert({
+    await db.knex('wallets').insert({ organization_id: organizationId, balance: '105' });
+    await db.knex('wallet_ledger').insert(charge(organizationId, '5', { rolled_up: true }));
+    await db.knex('wallet_ledger').insert({
       organization_id: organizationId,
       amount: '10',
       kind: 'credit',
       idempotency_scope: `credit:${randomUUID()}`,
     });
     const pending = charge(organizationId, '2', { rolled_up: false });
-    await knex('wallet_ledger').insert(pending);
+    await db.knex('wallet_ledger').insert(pending);
 
-    expect((await runMigrations(knex)).applied).toEqual([MIGRATION]);
-    expect(await unrolledCharges(knex, organizationId)).toEqual([pending.idempotency_scope]);
+    expect((await runMigrations(db.knex)).applied).toEqual([MIGRATION]);
+    expect(await unrolledCharges(db.knex, organizationId)).toEqual([pending.idempotency_scope]);
     expect(await balanceOf(organizationId)).toBe('103');
 
-    expect(await rollUpCharges(knex)).toBe(1);
-    expect(await unrolledCharges(knex, organizationId)).toEqual([]);
+    expect(await rollUpCharges(db.knex)).toBe(1);
+    expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
     expect(await storedBalance(organizationId)).toBe(103);
     expect(await balanceOf(organizationId)).toBe('103');
     // A charge written now is counted at once and folded in by the next roll-up, and only then.
-    await knex('wallet_ledger').insert(charge(organizationId, '1'));
+    await db.knex('wallet_ledger').insert(charge(organizationId, '1'));
     expect(await balanceOf(organizationId)).toBe('102');
-    expect(await rollUpCharges(knex)).toBe(1);
-    expect(await rollUpCharges(knex)).toBe(0);
+    expect(await rollUpCharges(db.knex)).toBe(1);
+    expect(await rollUpCharges(db.knex)).toBe(0);
     expect(await storedBalance(organizationId)).toBe(102);
     expect(await balanceOf(organizationId)).toBe('102');
   });
@@ -105,7 +74,7 @@ describe('the charge roll-up by transaction', () => {
     'leaves a charge whose transaction is open to a later roll-up, and counts it exactly once',
     async () => {
       const organizationId = await organization();
-      await knex('wallets').insert({ organization_id: organizationId, balance: '50' });
+      await db.knex('wallets').insert({ organization_id: organizationId, balance: '50' });
       let commit!: () => void;
       const held = new Promise<void>((resolve) => {
         commit = resolve;
@@ -115,7 +84,7 @@ describe('the charge roll-up by transaction', () => {
         inserted = resolve;
       });
       const slowCharge = charge(organizationId, '4');
-      const slow = knex.transaction(async (trx) => {
+      const slow = db.knex.transaction(async (trx) => {
         await trx('wallet_ledger').insert(slowCharge);
         inserted();
         await held;
@@ -123,17 +92,17 @@ describe('the charge roll-up by transaction', () => {
       await early;
       // A charge that commits after the slow one began: its transaction id is higher.
       const fastCharge = charge(organizationId, '1');
-      await knex('wallet_ledger').insert(fastCharge);
+      await db.knex('wallet_ledger').insert(fastCharge);
       expect(await balanceOf(organizationId)).toBe('49');
 
       // The periodic roll-up folds in neither: a transaction older than the fast charge is still open.
-      expect(await rollUpCharges(knex, { skipIfBusy: true })).toBe(0);
-      expect(await unrolledCharges(knex, organizationId)).toEqual([fastCharge.idempotency_scope]);
+      expect(await rollUpCharges(db.knex, { skipIfBusy: true })).toBe(0);
+      expect(await unrolledCharges(db.knex, organizationId)).toEqual([fastCharge.idempotency_scope]);
       expect(await storedBalance(organizationId)).toBe(50);
 
       // A direct call waits for the transactions running when it began, then folds in both.
       let settled = false;
-      const direct = rollUpCharges(knex).then((count) => {
+      const direct = rollUpCharges(db.knex).then((count) => {
         settled = true;
         return count;
       });
@@ -143,7 +112,7 @@ describe('the charge roll-up by transaction', () => {
       await slow;
       expect(await balanceOf(organizationId)).toBe('45');
       expect(await direct).toBe(2);
-      expect(await unrolledCharges(knex, organizationId)).toEqual([]);
+      expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
       expect(await storedBalance(organizationId)).toBe(45);
       expect(await balanceOf(organizationId)).toBe('45');
     },
