@@ -168,6 +168,16 @@ describe.skipIf(!onPostgres || missing !== undefined)(
       await knex('wallets').insert({ organization_id: organizationId, balance: '1000' });
 
       let retried = 0;
+      /** `timedCall`, repeated every 250 ms on a retryable answer as the SDK does, until SETTLE_MS. */
+      const callRetrying = async (url: string, options: Parameters<typeof timedCall>[1]) => {
+        const deadline = performance.now() + SETTLE_MS;
+        for (;;) {
+          const answer = await timedCall(url, options);
+          if (!retryable(answer) || performance.now() > deadline) return answer;
+          retried += 1;
+          await sleep(250);
+        }
+      };
       const failed: TimedAnswer[] = [];
 
       // The agent's booking link (medium risk: approved by the operator through nginx too).
@@ -221,14 +231,7 @@ describe.skipIf(!onPostgres || missing !== undefined)(
       /** A visitor books `start`, retrying a lost or 502/503/504 answer as a browser's user would. */
       const book = async (start: string, email: string) => {
         const body = { start, name: email, email };
-        const deadline = performance.now() + SETTLE_MS;
-        let answer: TimedAnswer;
-        for (;;) {
-          answer = await timedCall(`${entry}${link.url_path}/bookings`, { body, boundMs: BOUND_MS });
-          if (!retryable(answer) || performance.now() > deadline) break;
-          retried += 1;
-          await sleep(250);
-        }
+        const answer = await callRetrying(`${entry}${link.url_path}/bookings`, { body, boundMs: BOUND_MS });
         booked.push({ start, email, status: answer.status, code: answer.json?.error?.code });
         if (answer.status !== 201 && !(answer.status === 409 && answer.json?.error?.code === 'slot_taken')) {
           failed.push(answer);
@@ -246,27 +249,13 @@ describe.skipIf(!onPostgres || missing !== undefined)(
           },
           idempotency_key: idempotencyKey,
         };
-        const deadline = performance.now() + SETTLE_MS;
-        for (;;) {
-          const answer = await timedCall(`${entry}/mcp/invoke`, { key, body, boundMs: BOUND_MS });
-          if (!retryable(answer) || performance.now() > deadline) return answer;
-          retried += 1;
-          await sleep(250);
-        }
+        return callRetrying(`${entry}/mcp/invoke`, { key, body, boundMs: BOUND_MS });
       };
       /** A read, retried on a lost or 502/503/504 answer as the SDK retries every call (src/retry.ts). */
       const read = async () => {
         const body = { id: 'core.org.current.get', params: {} };
-        const deadline = performance.now() + SETTLE_MS;
-        for (;;) {
-          const answer = await timedCall(`${entry}/mcp/invoke`, { key, body, boundMs: BOUND_MS });
-          if (!retryable(answer) || performance.now() > deadline) {
-            if (answer.status !== 200) failed.push(answer);
-            return;
-          }
-          retried += 1;
-          await sleep(250);
-        }
+        const answer = await callRetrying(`${entry}/mcp/invoke`, { key, body, boundMs: BOUND_MS });
+        if (answer.status !== 200) failed.push(answer);
       };
       /** A phase: `UPLOADS_PER_PHASE` uploads and as many reads, `CONCURRENCY` at a time, while `disturb` runs. */
       const phase = async (name: string, disturb: () => Promise<void>) => {

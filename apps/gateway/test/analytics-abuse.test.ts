@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { billingClient, refusal } from './helpers/billing.js';
+import { gate } from './helpers/gate.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope } from './helpers/http.js';
 import { captureLog } from './helpers/log-capture.js';
@@ -173,22 +174,17 @@ describe('the backlog', () => {
     await written(quiet.propertyId, 1);
     // The writer cannot write while this transaction holds both properties (on PGlite: its only
     // session), so the backlog only grows: what the flood leaves of it does not depend on timing.
-    let release = () => {};
-    let holding = () => {};
-    const held = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const held = gate();
+    const released = gate();
     const hold = gateway.knex.transaction(async (trx) => {
       await trx.raw('select id from analytics_properties where id in (?, ?, ?, ?) for update', [
         ...floodIds,
         quiet.propertyId,
       ]);
-      holding();
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      held.open();
+      await released.opened;
     });
-    await held;
+    await held.opened;
     const batch = Array.from({ length: 100 }, (_, index) => ({ name: 'flood', properties: { index } }));
     const answers: Answer[] = [];
     const singles: Answer[] = [];
@@ -208,7 +204,7 @@ describe('the backlog', () => {
         singles.push(await send('127.0.3.1', { ingestion_id: quiet.ingestionId, name: `signup_${index}` }));
       }
     } finally {
-      release();
+      released.open();
       await hold;
     }
     expect(singles.map((answer) => answer.status)).toEqual(Array(10).fill(202));

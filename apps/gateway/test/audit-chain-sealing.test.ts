@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { runMigrations, sealAuditChain, verifyAuditChain } from '@agw/gateway';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
+import { gate } from './helpers/gate.js';
 import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
 // The migrations that replaced the seal queue, in order.
@@ -79,23 +80,17 @@ describe('sealing by transaction', () => {
     'an open transaction holds back only its own rows, which are sealed once it commits',
     async () => {
       const from = (await headSeq()) + 1;
-      let commit!: () => void;
-      const held = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let inserted!: () => void;
-      const early = new Promise<void>((resolve) => {
-        inserted = resolve;
-      });
+      const committing = gate();
+      const inserted = gate();
       const slow = db.knex.transaction(async (trx) => {
         await insertRows(trx, ['slow']);
-        inserted();
-        await held;
+        inserted.open();
+        await committing.opened;
       });
-      await early;
+      await inserted.opened;
       await insertRows(db.knex, ['fast']);
       expect(await sealAuditChain(db.knex)).toBe(1);
-      commit();
+      committing.open();
       await slow;
       expect(await sealAuditChain(db.knex)).toBe(1);
       expect(await chainedActions(from)).toEqual(['fast', 'slow']);

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rollUpCharges } from '../src/ports/wallet-rollup.js';
+import { gate } from './helpers/gate.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { unrolledCharges } from './helpers/ledger.js';
 
@@ -30,21 +31,15 @@ describe.runIf(process.env.DATABASE_URL)('the charge roll-up while another one r
       capability_id: 'documents.document.upload',
       occurred_at: new Date(),
     });
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held: () => void = () => undefined;
-    const holding = new Promise<void>((resolve) => {
-      held = resolve;
-    });
+    const released = gate();
+    const holding = gate();
     // Another process's roll-up, as far as the lock goes.
     const other = gateway.knex.transaction(async (trx) => {
       await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
-      held();
-      await released;
+      holding.open();
+      await released.opened;
     });
-    await holding;
+    await holding.opened;
 
     expect(await rollUpCharges(gateway.knex, { skipIfBusy: true })).toBe(0);
     expect(await unrolled(scope)).toBe(true);
@@ -56,7 +51,7 @@ describe.runIf(process.env.DATABASE_URL)('the charge roll-up while another one r
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(settled).toBe(false);
-    release();
+    released.open();
     await other;
     expect(await direct).toBeGreaterThanOrEqual(1);
     expect(await unrolled(scope)).toBe(false);

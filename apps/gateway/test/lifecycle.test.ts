@@ -5,6 +5,7 @@ import type { CapabilityDomain } from '@agw/capabilities';
 import { type GatewayHandle, loadConfig, startGateway } from '@agw/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnvironment, type TestEnvironment } from './helpers/environment.js';
+import { gate } from './helpers/gate.js';
 import { captureLog } from './helpers/log-capture.js';
 
 let environment: TestEnvironment;
@@ -51,27 +52,21 @@ describe('gateway lifecycle', () => {
   });
 
   it('lets an in-flight request finish on close() and refuses new connections meanwhile', async () => {
-    let entered!: () => void;
-    const handlerEntered = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const entered = gate();
+    const released = gate();
     const gateway: GatewayHandle = await startGateway(loadConfig(environment.env), {
       logger: captureLog().logger,
       extendRouter: (router) => {
         router.get('/__test/slow', async (ctx) => {
-          entered();
-          await released;
+          entered.open();
+          await released.opened;
           ctx.body = { finished: true };
         });
       },
     });
 
     const inFlight = fetch(`${gateway.url}/__test/slow`);
-    await handlerEntered;
+    await entered.opened;
     let closed = false;
     const closing = gateway.close().then(() => {
       closed = true;
@@ -79,7 +74,7 @@ describe('gateway lifecycle', () => {
 
     expect(await refusesConnections(gateway.url)).toBe(true);
     expect(closed).toBe(false);
-    release();
+    released.open();
 
     const response = await inFlight;
     expect(response.status).toBe(200);

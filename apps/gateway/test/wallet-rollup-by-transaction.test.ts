@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createKnexWalletStore, rollUpCharges, runMigrations } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
+import { gate } from './helpers/gate.js';
 import { unrolledCharges } from './helpers/ledger.js';
 import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
@@ -67,6 +68,20 @@ describe('the charge roll-up by transaction', () => {
     expect(await rollUpCharges(db.knex)).toBe(0);
     expect(await storedBalance(organizationId)).toBe(102);
     expect(await balanceOf(organizationId)).toBe('102');
+
+    // Taken back (a downgrade), the charge written since and not rolled up is marked so again.
+    const late = charge(organizationId, '0.5');
+    await db.knex('wallet_ledger').insert(late);
+    await undoMigration(db.knex, MIGRATION);
+    const unrolledBefore = await db
+      .knex('wallet_ledger')
+      .where({ organization_id: organizationId, kind: 'charge', rolled_up: false })
+      .pluck('idempotency_scope');
+    expect(unrolledBefore).toEqual([late.idempotency_scope]);
+    expect((await runMigrations(db.knex)).applied).toEqual([MIGRATION]);
+    expect(await balanceOf(organizationId)).toBe('101.5');
+    expect(await rollUpCharges(db.knex)).toBe(1);
+    expect(await storedBalance(organizationId)).toBe(101.5);
   });
 
   // PostgreSQL only: on PGlite the one session is the only transaction, so none is open beside another.
@@ -75,21 +90,15 @@ describe('the charge roll-up by transaction', () => {
     async () => {
       const organizationId = await organization();
       await db.knex('wallets').insert({ organization_id: organizationId, balance: '50' });
-      let commit!: () => void;
-      const held = new Promise<void>((resolve) => {
-        commit = resolve;
-      });
-      let inserted!: () => void;
-      const early = new Promise<void>((resolve) => {
-        inserted = resolve;
-      });
+      const committing = gate();
+      const inserted = gate();
       const slowCharge = charge(organizationId, '4');
       const slow = db.knex.transaction(async (trx) => {
         await trx('wallet_ledger').insert(slowCharge);
-        inserted();
-        await held;
+        inserted.open();
+        await committing.opened;
       });
-      await early;
+      await inserted.opened;
       // A charge that commits after the slow one began: its transaction id is higher.
       const fastCharge = charge(organizationId, '1');
       await db.knex('wallet_ledger').insert(fastCharge);
@@ -108,7 +117,7 @@ describe('the charge roll-up by transaction', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(settled).toBe(false);
-      commit();
+      committing.open();
       await slow;
       expect(await balanceOf(organizationId)).toBe('45');
       expect(await direct).toBe(2);
