@@ -21,6 +21,7 @@ import { walletLedgerTwoIndexes } from './migrations/20261205030000-wallet-ledge
 import { auditIdIsRowId } from './migrations/20261206000000-audit-id-is-row-id.js';
 import { tenantKeysAtCommit } from './migrations/20261207000000-tenant-keys-at-commit.js';
 import { walletRollupByTransaction } from './migrations/20261208000000-wallet-rollup-by-transaction.js';
+import { walletRollupBySnapshot } from './migrations/20261209000000-wallet-rollup-by-snapshot.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -56,6 +57,7 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   auditIdIsRowId,
   fromDomain(tenantKeysAtCommit),
   walletRollupByTransaction,
+  walletRollupBySnapshot,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

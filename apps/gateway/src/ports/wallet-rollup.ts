@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../logger.js';
 import { createPeriodicTask, type PeriodicTask } from '../periodic.js';
-import { snapshotWindows } from './wallet-store.js';
+import { ledgerRowsNotIn, snapshotWindows } from './wallet-store.js';
 
 /** How often each gateway process rolls charges up by default, while there is nothing to roll up. */
 export const DEFAULT_ROLLUP_INTERVAL_MS = 1000;
@@ -17,39 +17,57 @@ const BATCH_SIZE = 1000;
 // One run rolls up at most this many batches, so a backlog cannot hold a connection for long.
 const MAX_BATCHES_PER_RUN = 20;
 
-// The first statement of a batch. It folds in the ledger rows from the mark (`wallet_rollup_mark`) up to
-// the transactions still running: a row whose txid is below the xmin of the statement's snapshot was
-// written by a transaction that has ended, so it is visible here if it ever will be, and no row below it
-// can still come. A batch ends before the txid of the (BATCH_SIZE + 1)th row past the mark, so a
-// transaction's rows go together. It adds the charges to the balances and to the minute and day spend
-// buckets; moves the mark, when it found any row, and the `rolled_through` of each organization it
-// touched (a credit only moves the mark: it went into the balance when written); and prunes the minute
-// buckets no window reads any more (older than an hour before the hour window starting at the second
-// parameter). Writes are ordered by organization so two writers of the same aggregates cannot deadlock.
-// Returns how many charges it folded in, the organizations, comma-separated, whether it stopped short of
-// the running transactions, and whether it reached the transaction id of the last parameter.
+// The snapshot `snapshot` with only the transactions below `xmax` (an xid8 at most its xmax) visible.
+const CAPPED = (snapshot: string, xmax: string) => `format('%s:%s:%s',
+    least(pg_snapshot_xmin(${snapshot}), ${xmax}), ${xmax},
+    array_to_string(array(select x from pg_snapshot_xip(${snapshot}) as x where x < ${xmax} order by x), ','))::pg_snapshot`;
+
+// The roll-up index's predicate (rows of before the roll-up went by transaction all have txid 0, rolled up).
+const NOT_LEGACY = `txid <> '0'`;
+
+// The first statement of a batch. It folds in the ledger rows it sees that the mark
+// (`wallet_rollup_mark`, the snapshot the last batch rolled up under) did not ({@link ledgerRowsNotIn}), and
+// its own snapshot becomes the mark: a charge is rolled up by the first roll-up that sees it committed, and
+// a transaction still running delays only its own rows. With more than BATCH_SIZE such rows it takes the
+// transactions of the first BATCH_SIZE (by transaction id, each whole) — the snapshot capped at the next
+// transaction id, and never below the mark's xmax, so every row the mark saw stays rolled up. It adds the
+// charges to the balances and to the minute and day spend buckets; moves the mark, when it found any row,
+// and the `rolled_through` of each organization it touched (a credit only moves the mark: it went into the
+// balance when written); and prunes the minute buckets no window reads any more (older than an hour before
+// the hour window starting at the second parameter). Writes are ordered by organization so two writers of
+// the same aggregates cannot deadlock. Returns how many charges it folded in, the organizations,
+// comma-separated, and whether it stopped short of its snapshot.
 const ROLLUP_SQL = `
 with mark as (
-  select rolled_through as from_txid, pg_snapshot_xmin(pg_current_snapshot()) as horizon from wallet_rollup_mark
-), bounds as (
-  select from_txid, horizon, coalesce((
-    select l.txid from wallet_ledger l
-    where l.txid > from_txid and l.txid < horizon and l.txid <> '0'
+  select rolled_through as mark, pg_current_snapshot() as now from wallet_rollup_mark
+), cap as (
+  -- With BATCH_SIZE rows or more, where the batch ends: the transaction id after the BATCH_SIZE-th row's.
+  select (
+    select greatest((l.txid::text::bigint + 1)::text::xid8, pg_snapshot_xmax(mark.mark))
+    from ${ledgerRowsNotIn('mark.mark', 'txid', NOT_LEGACY)} as l
     order by l.txid offset ? limit 1
-  ), horizon) as to_txid
+  ) as txid
   from mark
+), bounds as (
+  select mark.mark as from_mark, case when cap.txid is null then mark.now else ${CAPPED('mark.now', 'cap.txid')} end as to_mark
+  from mark, cap
 ), rows as (
+  -- Rows this statement sees below the new mark's xmax are visible in it.
   select l.organization_id, l.kind, l.amount, l.occurred_at
-  from wallet_ledger l, bounds
-  where l.txid >= bounds.from_txid and l.txid < bounds.to_txid and l.txid <> '0' -- the partial index's predicate
+  from bounds cross join lateral ${ledgerRowsNotIn(
+    'bounds.from_mark',
+    'organization_id, kind, amount, occurred_at',
+    NOT_LEGACY,
+    'pg_snapshot_xmax(bounds.to_mark)',
+  )} as l
 ), taken as (
   select organization_id, amount, occurred_at from rows where kind = 'charge'
 ), moved as (
   -- Only past rows: with none in the range the mark may stay, and an idle roll-up writes nothing.
-  update wallet_rollup_mark set rolled_through = bounds.to_txid from bounds where exists (select from rows)
+  update wallet_rollup_mark set rolled_through = bounds.to_mark from bounds where exists (select from rows)
 ), balances as (
   insert into wallets (organization_id, balance, rolled_through)
-  select organization_id, -coalesce(sum(amount) filter (where kind = 'charge'), 0), (select to_txid from bounds)
+  select organization_id, -coalesce(sum(amount) filter (where kind = 'charge'), 0), (select to_mark from bounds)
   from rows group by organization_id order by organization_id
   on conflict (organization_id)
   do update set balance = wallets.balance + excluded.balance, rolled_through = excluded.rolled_through,
@@ -69,8 +87,7 @@ with mark as (
 )
 select (select count(*)::int from taken) as rolled,
        (select string_agg(distinct organization_id::text, ',') from taken) as organizations,
-       (select to_txid < horizon from bounds) as cut_short,
-       (select to_txid >= ?::xid8 from bounds) as reached`;
+       (select txid is not null from cap) as cut_short`;
 
 // The second statement, in the same transaction: the running sums of the organizations just rolled up
 // (the last parameter, a uuid array literal), counted again from their buckets (the first statement's
@@ -107,26 +124,22 @@ const NO_JIT = `set_config('jit', 'off', true)`;
 const WAIT_SQL = `select ${NO_JIT}, pg_advisory_xact_lock(${LOCK_KEY})`;
 const TRY_SQL = `select ${NO_JIT}, pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`;
 
-/** How long a direct call waits for transactions that were running when it began (see below). */
-const DIRECT_CALL_WAIT_MS = 10_000;
-
 /** One batch in its own transaction; undefined when another roll-up holds the lock and `skipIfBusy`. */
 async function rollUpBatch(
   knex: Knex,
   skipIfBusy: boolean,
-  target: string,
-): Promise<{ rolled: number; cutShort: boolean; reached: boolean } | undefined> {
+): Promise<{ rolled: number; cutShort: boolean } | undefined> {
   return knex.transaction(async (trx) => {
     if (!skipIfBusy) await trx.raw(WAIT_SQL);
     else if ((await trx.raw(TRY_SQL)).rows[0]?.locked !== true) return undefined;
     const windows = snapshotWindows(new Date());
-    const result = (await trx.raw(ROLLUP_SQL, [BATCH_SIZE, windows[0], target])) as {
-      rows: Array<{ rolled: number; organizations: string | null; cut_short: boolean; reached: boolean }>;
+    const result = (await trx.raw(ROLLUP_SQL, [BATCH_SIZE - 1, windows[0]])) as {
+      rows: Array<{ rolled: number; organizations: string | null; cut_short: boolean }>;
     };
     const row = result.rows[0];
     if (row === undefined) throw new Error('The charge roll-up returned no row.');
     if (row.organizations !== null) await trx.raw(RUNNING_SUMS_SQL, [...windows, `{${row.organizations}}`]);
-    return { rolled: row.rolled, cutShort: row.cut_short, reached: row.reached };
+    return { rolled: row.rolled, cutShort: row.cut_short };
   });
 }
 
@@ -134,34 +147,21 @@ async function rollUpBatch(
  * Folds the charges not rolled up yet into `wallets` (balance, running spend sums) and `wallet_spend`, in
  * batches of one transaction each, so a snapshot (src/ports/wallet-store.ts) counts each charge exactly
  * once, before or after; returns how many. Invokes never wait for it: their charge is one ledger row,
- * counted by every snapshot at once. Waits for a roll-up another process is running, and then — a charge
- * is folded in once no transaction older than it runs — for the transactions that were running when it
- * was called to end (at most 10 s), so every charge committed before the call is rolled up when it
- * returns. With `skipIfBusy` (the periodic roll-up) it returns 0 at once when another one runs, and
- * waits for nothing.
+ * counted by every snapshot at once. Waits for a roll-up another process is running, so every charge
+ * committed before the call is rolled up when it returns (unless a backlog of more than 20 batches is
+ * left for the next call). With `skipIfBusy` (the periodic roll-up) it returns 0 at once when another
+ * one runs.
  *
  * @example
  * await rollUpCharges(gateway.knex); // e.g. before reading wallets.balance directly in a test
  */
 export async function rollUpCharges(knex: Knex, options: { skipIfBusy?: boolean } = {}): Promise<number> {
-  const skipIfBusy = options.skipIfBusy === true;
-  // Every transaction id below it had begun when the call did (pg_snapshot_xmax: the first one not yet given).
-  const target = skipIfBusy
-    ? '0'
-    : (
-        (await knex.raw('select pg_snapshot_xmax(pg_current_snapshot())::text as xmax')) as {
-          rows: [{ xmax: string }];
-        }
-      ).rows[0].xmax;
-  const deadline = Date.now() + DIRECT_CALL_WAIT_MS;
   let rolled = 0;
-  for (let batches = 0; batches < MAX_BATCHES_PER_RUN; ) {
-    const batch = await rollUpBatch(knex, skipIfBusy, target);
+  for (let batches = 0; batches < MAX_BATCHES_PER_RUN; batches += 1) {
+    const batch = await rollUpBatch(knex, options.skipIfBusy === true);
     if (batch === undefined) break;
     rolled += batch.rolled;
-    if (batch.cutShort) batches += 1;
-    else if (batch.reached || Date.now() >= deadline) break;
-    else await new Promise((resolve) => setTimeout(resolve, 10));
+    if (!batch.cutShort) break;
   }
   return rolled;
 }

@@ -1,7 +1,9 @@
-// How the charge roll-up finds the charges to fold in (src/ports/wallet-rollup.ts): by the transaction
-// that wrote them, with no row updated; a database upgraded with charges still marked "not rolled up"
-// folds them in once; a charge whose transaction is still open when the roll-up runs is folded in by a
-// later one — every snapshot counts each charge exactly once throughout.
+// How the charge roll-up finds the charges to fold in (src/ports/wallet-rollup.ts): those its last
+// snapshot did not see, by the transaction that wrote them, with no row updated; a database upgraded with
+// charges still marked "not rolled up" folds them in once, and taken back marks them so again; a charge
+// whose transaction is still open when the roll-up runs is folded in by a later one, and the others at
+// once; a backlog is folded in by batches of whole transactions — every snapshot counts each charge
+// exactly once throughout.
 import { randomUUID } from 'node:crypto';
 import { createKnexWalletStore, rollUpCharges, runMigrations } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +11,8 @@ import { gate } from './helpers/gate.js';
 import { unrolledCharges } from './helpers/ledger.js';
 import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
-const MIGRATION = '20261208000000_wallet_rollup_by_transaction';
+const BY_TRANSACTION = '20261208000000_wallet_rollup_by_transaction';
+const BY_SNAPSHOT = '20261209000000_wallet_rollup_by_snapshot';
 
 const db = useMigratedDatabase();
 
@@ -37,9 +40,10 @@ const balanceOf = async (organizationId: string) =>
 const storedBalance = async (organizationId: string) =>
   Number((await db.knex('wallets').where({ organization_id: organizationId }).first('balance'))?.balance);
 
-describe('the charge roll-up by transaction', () => {
+describe('the charge roll-up by snapshot', () => {
   it('folds in the charges an upgraded database still had not rolled up, once, and nothing else', async () => {
-    await undoMigration(db.knex, MIGRATION);
+    await undoMigration(db.knex, BY_SNAPSHOT);
+    await undoMigration(db.knex, BY_TRANSACTION);
     const organizationId = await organization();
     // The old scheme: a balance with a rolled-up charge and a credit in it, and one charge not yet.
     await db.knex('wallets').insert({ organization_id: organizationId, balance: '105' });
@@ -53,7 +57,7 @@ describe('the charge roll-up by transaction', () => {
     const pending = charge(organizationId, '2', { rolled_up: false });
     await db.knex('wallet_ledger').insert(pending);
 
-    expect((await runMigrations(db.knex)).applied).toEqual([MIGRATION]);
+    expect((await runMigrations(db.knex)).applied).toEqual([BY_TRANSACTION, BY_SNAPSHOT]);
     expect(await unrolledCharges(db.knex, organizationId)).toEqual([pending.idempotency_scope]);
     expect(await balanceOf(organizationId)).toBe('103');
 
@@ -72,21 +76,37 @@ describe('the charge roll-up by transaction', () => {
     // Taken back (a downgrade), the charge written since and not rolled up is marked so again.
     const late = charge(organizationId, '0.5');
     await db.knex('wallet_ledger').insert(late);
-    await undoMigration(db.knex, MIGRATION);
+    await undoMigration(db.knex, BY_SNAPSHOT);
+    await undoMigration(db.knex, BY_TRANSACTION);
     const unrolledBefore = await db
       .knex('wallet_ledger')
       .where({ organization_id: organizationId, kind: 'charge', rolled_up: false })
       .pluck('idempotency_scope');
     expect(unrolledBefore).toEqual([late.idempotency_scope]);
-    expect((await runMigrations(db.knex)).applied).toEqual([MIGRATION]);
+    expect((await runMigrations(db.knex)).applied).toEqual([BY_TRANSACTION, BY_SNAPSHOT]);
     expect(await balanceOf(organizationId)).toBe('101.5');
     expect(await rollUpCharges(db.knex)).toBe(1);
     expect(await storedBalance(organizationId)).toBe(101.5);
   });
 
+  it('folds a backlog in by batches of whole transactions, each charge once', async () => {
+    const organizationId = await organization();
+    await db.knex('wallets').insert({ organization_id: organizationId, balance: '5000' });
+    // 1 200 charges in one transaction — more than a batch — then 300 in another.
+    await db.knex('wallet_ledger').insert(Array.from({ length: 1200 }, () => charge(organizationId, '1')));
+    await db.knex('wallet_ledger').insert(Array.from({ length: 300 }, () => charge(organizationId, '2')));
+    expect(await balanceOf(organizationId)).toBe('3200');
+
+    expect(await rollUpCharges(db.knex)).toBe(1500);
+    expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
+    expect(await storedBalance(organizationId)).toBe(3200);
+    expect(await balanceOf(organizationId)).toBe('3200');
+    expect(await rollUpCharges(db.knex)).toBe(0);
+  });
+
   // PostgreSQL only: on PGlite the one session is the only transaction, so none is open beside another.
   it.runIf(process.env.DATABASE_URL)(
-    'leaves a charge whose transaction is open to a later roll-up, and counts it exactly once',
+    "folds in the charges of ended transactions at once and an open one's once it commits, each once",
     async () => {
       const organizationId = await organization();
       await db.knex('wallets').insert({ organization_id: organizationId, balance: '50' });
@@ -104,23 +124,30 @@ describe('the charge roll-up by transaction', () => {
       await db.knex('wallet_ledger').insert(fastCharge);
       expect(await balanceOf(organizationId)).toBe('49');
 
-      // The periodic roll-up folds in neither: a transaction older than the fast charge is still open.
-      expect(await rollUpCharges(db.knex, { skipIfBusy: true })).toBe(0);
-      expect(await unrolledCharges(db.knex, organizationId)).toEqual([fastCharge.idempotency_scope]);
-      expect(await storedBalance(organizationId)).toBe(50);
+      // The roll-up folds in the fast charge; the slow one's transaction is still open.
+      expect(await rollUpCharges(db.knex, { skipIfBusy: true })).toBe(1);
+      expect(await storedBalance(organizationId)).toBe(49);
+      expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
+      expect(await balanceOf(organizationId)).toBe('49');
 
-      // A direct call waits for the transactions running when it began, then folds in both.
-      let settled = false;
-      const direct = rollUpCharges(db.knex).then((count) => {
-        settled = true;
-        return count;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(settled).toBe(false);
       committing.open();
       await slow;
+      expect(await unrolledCharges(db.knex, organizationId)).toEqual([slowCharge.idempotency_scope]);
       expect(await balanceOf(organizationId)).toBe('45');
-      expect(await direct).toBe(2);
+      // Taken back now, the slow charge — below the mark's xmax, but not in it — is still not rolled up.
+      await undoMigration(db.knex, BY_SNAPSHOT);
+      const unrolledBefore = await db.knex.raw(
+        `select l.idempotency_scope from wallet_ledger l join wallets w using (organization_id)
+         where l.organization_id = ? and l.kind = 'charge' and l.txid >= w.rolled_through`,
+        [organizationId],
+      );
+      expect(unrolledBefore.rows.map((row: { idempotency_scope: string }) => row.idempotency_scope)).toEqual([
+        slowCharge.idempotency_scope,
+      ]);
+      expect((await runMigrations(db.knex)).applied).toEqual([BY_SNAPSHOT]);
+      expect(await balanceOf(organizationId)).toBe('45');
+
+      expect(await rollUpCharges(db.knex)).toBe(1);
       expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
       expect(await storedBalance(organizationId)).toBe(45);
       expect(await balanceOf(organizationId)).toBe('45');
