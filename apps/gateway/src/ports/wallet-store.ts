@@ -32,16 +32,13 @@ export interface SnapshotRow {
 
 /**
  * The `wallet_ledger` rows matching `where` that were not visible in the snapshot `mark` (a roll-up's:
- * not rolled up under it) and lie below `below` (an xid8, at least the mark's xmax): those at or past the
- * mark's xmax, and those of the transactions in progress when it was taken. Two index ranges: written as
- * one OR, PostgreSQL applied it as a filter to every row of the organization (3 ms with 6 500 rows). The
- * in-progress ids lie between the mark's xmin and xmax, the second range, which a transaction left open
- * for long widens (its entries are read and skipped, not summed). `below` filters nothing when it is
- * this statement's snapshot's xmax (the default: every row the statement sees is below it); it makes the
- * first range one with both ends unknown when planning, which PostgreSQL estimates at 0.5 % of the rows —
- * one end alone it estimates at a third, and with one organization that was a sequential scan of the
- * whole ledger on every paid invoke. The bounds of the second range do the same for it: given only the
- * ids as an array parameter, a generic plan read every row of the organization.
+ * not rolled up under it) and lie below `below` (an xid8): one index range from the mark's xmin (every
+ * transaction below it is visible in the mark), the rows it saw skipped. While a transaction stays open
+ * (in any database: transaction ids are server-wide) the marks' xmin stays at it, and the range holds the
+ * entries written since, read and skipped. `below` filters nothing when it is this statement's snapshot's
+ * xmax (the default: every row the statement sees is below it); it makes the range one with both ends
+ * unknown when planning, which PostgreSQL estimates at 0.5 % of the rows — one end alone it estimates at
+ * a third, and with one organization that was a sequential scan of the whole ledger on every paid invoke.
  */
 export function ledgerRowsNotIn(
   mark: string,
@@ -50,11 +47,8 @@ export function ledgerRowsNotIn(
   below = 'pg_snapshot_xmax(pg_current_snapshot())',
 ): string {
   return `(select ${columns} from wallet_ledger
-  where ${where} and txid >= pg_snapshot_xmax(${mark}) and txid < ${below}
-  union all
-  select ${columns} from wallet_ledger
-  where ${where} and txid = any (array(select pg_snapshot_xip(${mark})))
-    and txid >= pg_snapshot_xmin(${mark}) and txid < pg_snapshot_xmax(${mark}))`;
+  where ${where} and txid >= pg_snapshot_xmin(${mark}) and txid < ${below}
+    and not pg_visible_in_snapshot(txid, ${mark}))`;
 }
 
 // Both tables are keyed by organization_id, so the joins yield exactly one row. Balance and spend are the
