@@ -3,9 +3,10 @@
 // template, the handler's and the statements' latency, the machinery's backlogs and Node's own metrics;
 // labels hold catalog ids, codes and templates only. The main port has no /metrics: an agent's key reads
 // nothing there.
-import { sealAuditChain } from '@agw/gateway';
+import { rollUpCharges, sealAuditChain } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
+import { gate } from './helpers/gate.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, parseJsonOrUndefined } from './helpers/http.js';
 import { sampleOf } from './helpers/prometheus-text.js';
@@ -97,6 +98,8 @@ describe('GET /metrics on METRICS_PORT', () => {
       'agw_db_pool_waiting_requests',
       'agw_audit_unsealed_rows',
       'agw_audit_sealer_lag_seconds',
+      'agw_wallet_charges_unrolled',
+      'agw_charge_rollup_lag_seconds',
       'agw_mail_outbox_queued_messages',
       'agw_mail_outbox_failed_messages',
       'agw_mail_outbox_oldest_queued_age_seconds',
@@ -136,6 +139,50 @@ describe('GET /metrics on METRICS_PORT', () => {
       )
       .toEqual([0, 0]);
   });
+
+  // PostgreSQL only: the test holds the roll-up's lock in a transaction of its own, so the gateway's
+  // periodic roll-up skips its turns; on PGlite that transaction would hold the one session.
+  it.runIf(process.env.DATABASE_URL)(
+    'counts the charges the roll-up has yet to fold in and the age of the oldest, 0 once rolled up',
+    async () => {
+      const funded = await approvedInstallation(gateway, '10');
+      const held = gate();
+      const release = gate();
+      const holder = gateway.knex.transaction(async (trx) => {
+        await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
+        held.open();
+        await release.opened;
+      });
+      await held.opened;
+      expect((await call('invoke', funded.key, { id: 'demo.metrics.paid', params: {} })).status).toBe(200);
+      // Polled: a scrape within half a second of another shares its reading.
+      await expect
+        .poll(async () => {
+          const waiting = await scrape();
+          return [
+            sampleOf(waiting, 'agw_wallet_charges_unrolled', {}) >= 1,
+            sampleOf(waiting, 'agw_charge_rollup_lag_seconds', {}) > 0,
+          ];
+        })
+        .toEqual([true, true]);
+      release.open();
+      await holder;
+
+      await expect
+        .poll(
+          async () => {
+            await rollUpCharges(gateway.knex);
+            const rolled = await scrape();
+            return [
+              sampleOf(rolled, 'agw_wallet_charges_unrolled', {}),
+              sampleOf(rolled, 'agw_charge_rollup_lag_seconds', {}),
+            ];
+          },
+          { timeout: 10_000 },
+        )
+        .toEqual([0, 0]);
+    },
+  );
 
   it('answers anything but GET /metrics with the error envelope', async () => {
     const other = await fetch(`${gateway.gateway.metricsUrl}/health`);

@@ -3,6 +3,7 @@ import { Counter, Gauge } from 'prom-client';
 import { LEGACY_UNSEALED_SQL, SEAL_MARK_SQL, unsealedAuditRows } from '../audit-chain/sealer.js';
 import { withTimeout } from '../checks/with-timeout.js';
 import type { SqlPool } from '../db/pool.js';
+import { ledgerRowsNotIn } from '../ports/wallet-store.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 
 /** What the machinery gauges read when Prometheus scrapes. */
@@ -25,8 +26,10 @@ const BACKLOG_REUSE_MS = 500;
  * One statement for every backlog, each part on an index (the sealer's txid index and the legacy queue's
  * primary key, the outbox's status index, the jobs' partial indexes), each count capped at COUNT_CAP
  * rows. Ages in seconds, 0 when nothing waits. The audit rows waiting are those the sealer would chain
- * ($1, $2: the last sealing snapshot's xmax and in-progress ids, read by SEAL_MARK_SQL). A job's age
- * counts from when it became due (`available_at`: a retry's back-off is not lag).
+ * ($1, $2: the last sealing snapshot's xmax and in-progress ids, read by SEAL_MARK_SQL). The charges
+ * waiting are those committed and not visible in the charge roll-up's mark (src/ports/wallet-rollup.ts),
+ * on the roll-up's `(txid)` index. A job's age counts from when it became due (`available_at`: a retry's
+ * back-off is not lag).
  */
 const BACKLOG_SQL = `
 with unsealed as (
@@ -36,10 +39,18 @@ with unsealed as (
     (select e.occurred_at from audit_events e where ${unsealedAuditRows('$1::xid8', '$2::xid8[]')}
       limit ${COUNT_CAP})
   ) q limit ${COUNT_CAP})
+, unrolled as (
+  select l.occurred_at
+  from wallet_rollup_mark m
+  cross join lateral ${ledgerRowsNotIn('m.rolled_through', 'occurred_at', `txid <> '0' and kind = 'charge'`)} as l
+  limit ${COUNT_CAP})
 select
   (select count(*) from unsealed)::int as audit_unsealed,
   (select greatest(coalesce(extract(epoch from now() - min(occurred_at)), 0), 0)::float8 from unsealed)
     as sealer_lag,
+  (select count(*) from unrolled)::int as charges_unrolled,
+  (select greatest(coalesce(extract(epoch from now() - min(occurred_at)), 0), 0)::float8 from unrolled)
+    as rollup_lag,
   (select count(*) from (select 1 from mail_outbox where status = 'queued' limit ${COUNT_CAP}) q)::int
     as outbox_queued,
   (select count(*) from (select 1 from mail_outbox where status = 'failed' limit ${COUNT_CAP}) q)::int
@@ -56,6 +67,8 @@ select
 interface Backlog {
   readonly audit_unsealed: number;
   readonly sealer_lag: number;
+  readonly charges_unrolled: number;
+  readonly rollup_lag: number;
   readonly outbox_queued: number;
   readonly outbox_failed: number;
   readonly outbox_oldest: number;
@@ -66,8 +79,8 @@ interface Backlog {
 
 /**
  * Registers the gauges of the machinery, each read when Prometheus scrapes (never on the request
- * path): the pool's connections in use and waiting, Redis' state, the audit sealer's, the mail
- * outbox's and the job queue's backlogs (one bounded statement), and each domain's `stats`.
+ * path): the pool's connections in use and waiting, Redis' state, the audit sealer's, the charge
+ * roll-up's, the mail outbox's and the job queue's backlogs (one bounded statement), and each domain's `stats`.
  */
 export function registerMachinery(metrics: GatewayMetrics, sources: MachinerySources): void {
   const registers = [metrics.registry];
@@ -142,6 +155,16 @@ function registerBacklog(metrics: GatewayMetrics, sources: MachinerySources): vo
     'agw_audit_sealer_lag_seconds',
     'Age of the oldest audit row waiting to be sealed; 0 when none waits',
     (b) => b.sealer_lag,
+  );
+  gauge(
+    'agw_wallet_charges_unrolled',
+    `Charges committed and not folded into the wallets by the charge roll-up yet (counted up to ${COUNT_CAP})`,
+    (b) => b.charges_unrolled,
+  );
+  gauge(
+    'agw_charge_rollup_lag_seconds',
+    'Age of the oldest charge waiting to be rolled up; 0 when none waits',
+    (b) => b.rollup_lag,
   );
   gauge(
     'agw_mail_outbox_queued_messages',
