@@ -104,6 +104,38 @@ describe('the charge roll-up by snapshot', () => {
     expect(await rollUpCharges(db.knex)).toBe(0);
   });
 
+  it('reads a mark whose in-progress ids span many transactions id by id, with the same result', async () => {
+    const organizationId = await organization();
+    await db.knex('wallets').insert({ organization_id: organizationId, balance: '100' });
+    const txids: string[] = [];
+    for (const amount of ['1', '2', '4']) {
+      const [row] = await db
+        .knex('wallet_ledger')
+        .insert(charge(organizationId, amount))
+        .returning(db.knex.raw('txid::text'));
+      txids.push((row as { txid: string }).txid);
+    }
+    const [first, second, third] = txids.map(BigInt) as [bigint, bigint, bigint];
+    // Marks under which the first charge is rolled up and the other two are not: the second and third
+    // in progress when it was taken. Narrow (xmax just past them) and wide (xmax 1 500 ids on, as when a
+    // transaction stayed open while others committed), so each of ledgerRowsNotIn's branches is read.
+    const mark = (xmax: bigint) => `${first}:${xmax}:${second},${third}`;
+    for (const xmax of [third + 1n, third + 1500n]) {
+      await db
+        .knex('wallets')
+        .where({ organization_id: organizationId })
+        .update({ rolled_through: mark(xmax) });
+      expect(await unrolledCharges(db.knex, organizationId)).toHaveLength(2);
+      expect(await balanceOf(organizationId)).toBe('94');
+    }
+    // The roll-up reads its own (wide) mark the same way: it folds in those two, and only those.
+    await db.knex('wallet_rollup_mark').update({ rolled_through: mark(third + 1500n) });
+    expect(await rollUpCharges(db.knex)).toBe(2);
+    expect(await storedBalance(organizationId)).toBe(94);
+    expect(await unrolledCharges(db.knex, organizationId)).toEqual([]);
+    expect(await balanceOf(organizationId)).toBe('94');
+  });
+
   // PostgreSQL only: on PGlite the one session is the only transaction, so none is open beside another.
   it.runIf(process.env.DATABASE_URL)(
     "folds in the charges of ended transactions at once and an open one's once it commits, each once",
