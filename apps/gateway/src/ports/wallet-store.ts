@@ -39,17 +39,18 @@ const WIDE_MARK = 1000;
 /**
  * The `wallet_ledger` rows matching `where` that were not visible in the snapshot `mark` (a roll-up's:
  * not rolled up under it) and lie below `below` (an xid8, at least the mark's xmax), with the columns
- * `columns`. Usually one index range from the mark's xmin (every transaction below it is visible in the
- * mark), the rows it saw skipped. While a transaction stays open — in any database: transaction ids are
- * server-wide — the marks' xmin stays at it, and that range would hold every entry written since (one
- * open for a 10 s run: 1.7 ms per snapshot); past {@link WIDE_MARK} ids the statement reads the range from
- * the mark's xmax and each in-progress id on its own instead (a one-time filter picks the branch). Not
- * one OR: PostgreSQL applied that as a filter to every row of the organization. `below` filters nothing
- * when it is this statement's snapshot's xmax (the default: every row the statement sees is below it); it
- * makes the range one with both ends unknown when planning, which PostgreSQL estimates at 0.5 % of the
- * rows — one end alone it estimates at a third, and with one organization that was a sequential scan of
- * the whole ledger on every paid invoke. `offset 0` keeps the per-id lookup a lookup: flattened, a
- * generic plan read every row of the organization and joined.
+ * `columns`: the index range from the mark's xmax, and the rows of the transactions in progress when it
+ * was taken. Those lie between its xmin and xmax: one more range, the rows the mark saw skipped, while
+ * it spans at most {@link WIDE_MARK} transaction ids; past that — a transaction left open, in any
+ * database (transaction ids are server-wide), while others committed: the range would hold every entry
+ * since, 1.7 ms per snapshot with one open through a 10 s run — one index lookup per in-progress id (a
+ * one-time filter picks which; `offset 0` keeps the lookup a lookup: flattened, a generic plan read every
+ * row of the organization and joined). Not one OR ("at or past xmax, or in progress"): PostgreSQL applied
+ * that as a filter to every row of the organization. `below` filters nothing when it is this
+ * statement's snapshot's xmax (the default: every row the statement sees is below it); it makes the range
+ * one with both ends unknown when planning, which PostgreSQL estimates at 0.5 % of the rows — one end
+ * alone it estimates at a third, and with one organization that was a sequential scan of the whole
+ * ledger on every paid invoke.
  */
 export function ledgerRowsNotIn(
   mark: string,
@@ -57,13 +58,14 @@ export function ledgerRowsNotIn(
   where: string,
   below = 'pg_snapshot_xmax(pg_current_snapshot())',
 ): string {
-  const width = `pg_snapshot_xmax(${mark})::text::bigint - pg_snapshot_xmin(${mark})::text::bigint`;
+  const [xmin, xmax] = [`pg_snapshot_xmin(${mark})`, `pg_snapshot_xmax(${mark})`];
+  const width = `${xmax}::text::bigint - ${xmin}::text::bigint`;
   return `(select ${columns} from wallet_ledger
-  where ${where} and txid >= pg_snapshot_xmin(${mark}) and txid < ${below}
-    and not pg_visible_in_snapshot(txid, ${mark}) and ${width} <= ${WIDE_MARK}
+  where ${where} and txid >= ${xmax} and txid < ${below}
   union all
   select ${columns} from wallet_ledger
-  where ${where} and txid >= pg_snapshot_xmax(${mark}) and txid < ${below} and ${width} > ${WIDE_MARK}
+  where ${where} and txid >= ${xmin} and txid < ${xmax}
+    and not pg_visible_in_snapshot(txid, ${mark}) and ${width} <= ${WIDE_MARK}
   union all
   select in_progress.* from pg_snapshot_xip(${mark}) as xip(id)
   cross join lateral (select ${columns} from wallet_ledger where ${where} and txid = xip.id offset 0) as in_progress
