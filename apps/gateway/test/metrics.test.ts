@@ -160,8 +160,8 @@ describe('GET /metrics on METRICS_PORT', () => {
         .poll(async () => {
           const waiting = await scrape();
           return [
-            sampleOf(waiting, 'agw_wallet_charges_unrolled', {}) >= 1,
-            sampleOf(waiting, 'agw_charge_rollup_lag_seconds', {}) > 0,
+            (sampleOf(waiting, 'agw_wallet_charges_unrolled', {}) ?? 0) >= 1,
+            (sampleOf(waiting, 'agw_charge_rollup_lag_seconds', {}) ?? 0) > 0,
           ];
         })
         .toEqual([true, true]);
