@@ -42,7 +42,8 @@ with unsealed as (
 , unrolled as (
   select l.occurred_at
   from wallet_rollup_mark m
-  cross join lateral ${ledgerRowsNotIn('m.rolled_through', 'occurred_at', `txid <> '0' and kind = 'charge'`)} as l
+  cross join lateral ${ledgerRowsNotIn('m.rolled_through', 'occurred_at', "txid <> '0' and kind = 'charge'")}
+    as l
   limit ${COUNT_CAP})
 select
   (select count(*) from unsealed)::int as audit_unsealed,
@@ -80,7 +81,8 @@ interface Backlog {
 /**
  * Registers the gauges of the machinery, each read when Prometheus scrapes (never on the request
  * path): the pool's connections in use and waiting, Redis' state, the audit sealer's, the charge
- * roll-up's, the mail outbox's and the job queue's backlogs (one bounded statement), and each domain's `stats`.
+ * roll-up's, the mail outbox's and the job queue's backlogs (one bounded statement), and each domain's
+ * `stats`.
  */
 export function registerMachinery(metrics: GatewayMetrics, sources: MachinerySources): void {
   const registers = [metrics.registry];

@@ -22,7 +22,7 @@ const CAPPED = (snapshot: string, xmax: string) => `format('%s:%s:%s',
     least(pg_snapshot_xmin(${snapshot}), ${xmax}), ${xmax},
     array_to_string(array(select x from pg_snapshot_xip(${snapshot}) as x where x < ${xmax} order by x), ','))::pg_snapshot`;
 
-// The roll-up index's predicate (rows of before the roll-up went by transaction all have txid 0, rolled up).
+// The roll-up index's predicate (rows from before the roll-up went by transaction have txid 0, rolled up).
 const NOT_LEGACY = `txid <> '0'`;
 
 // The first statement of a batch. It folds in the ledger rows it sees that the mark
@@ -49,7 +49,8 @@ with mark as (
   ) as txid
   from mark
 ), bounds as (
-  select mark.mark as from_mark, case when cap.txid is null then mark.now else ${CAPPED('mark.now', 'cap.txid')} end as to_mark
+  select mark.mark as from_mark,
+         case when cap.txid is null then mark.now else ${CAPPED('mark.now', 'cap.txid')} end as to_mark
   from mark, cap
 ), rows as (
   -- Rows this statement sees below the new mark's xmax are visible in it.

@@ -76,9 +76,10 @@ export function ledgerRowsNotIn(
 // rolled-up aggregates on the `wallets` row (its balance and running sums, kept by the roll-up,
 // src/ports/wallet-rollup.ts) plus the charges not rolled up yet: those not visible in the row's
 // `rolled_through` (the snapshot of the last roll-up that folded some in; with no `wallets` row none is
-// rolled up). A running sum counts the buckets from its own start (`spend_*_from`, the roll-up's windows); when the snapshot's window starts elsewhere — the
-// minute or day moved on since, or another gateway's clock — the buckets between the two starts are added
-// or taken away ({@link bucketsBetween}), so the figures equal the sums over the buckets at every moment.
+// rolled up). A running sum counts the buckets from its own start (`spend_*_from`, the roll-up's
+// windows); when the snapshot's window starts elsewhere — the minute or day moved on since, or another
+// gateway's clock — the buckets between the two starts are added or taken away ({@link bucketsBetween}),
+// so the figures equal the sums over the buckets at every moment.
 // One statement sees one MVCC snapshot, so a roll-up committing meanwhile is counted either before or
 // after, never twice. Parameters from `$first`: the organization, then the starts of the hour, day and
 // month windows ({@link snapshotWindows}), so the idempotent invoke can read it in its hold's statement
@@ -106,7 +107,11 @@ cross join lateral (
          coalesce(sum(amount) filter (where occurred_at >= ${hour}), 0) as hour,
          coalesce(sum(amount) filter (where occurred_at >= ${day}), 0) as today,
          coalesce(sum(amount) filter (where occurred_at >= ${month}), 0) as month
-  from ${ledgerRowsNotIn("coalesce(w.rolled_through, '1:1:')", 'amount, occurred_at', `organization_id = ${org} and kind = 'charge'`)} as unrolled
+  from ${ledgerRowsNotIn(
+    "coalesce(w.rolled_through, '1:1:')",
+    'amount, occurred_at',
+    `organization_id = ${org} and kind = 'charge'`,
+  )} as unrolled
 ) as u`;
 }
 
