@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rollUpCharges } from '../src/ports/wallet-rollup.js';
-import { gate } from './helpers/gate.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
-import { unrolledCharges } from './helpers/ledger.js';
+import { holdRollUpLock, unrolledCharges } from './helpers/ledger.js';
 
 const gateway = useGateway();
 let organizationId: string;
@@ -31,15 +30,8 @@ describe.runIf(process.env.DATABASE_URL)('the charge roll-up while another one r
       capability_id: 'documents.document.upload',
       occurred_at: new Date(),
     });
-    const released = gate();
-    const holding = gate();
     // Another process's roll-up, as far as the lock goes.
-    const other = gateway.knex.transaction(async (trx) => {
-      await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
-      holding.open();
-      await released.opened;
-    });
-    await holding.opened;
+    const other = await holdRollUpLock(gateway.knex);
 
     expect(await rollUpCharges(gateway.knex, { skipIfBusy: true })).toBe(0);
     expect(await unrolled(scope)).toBe(true);
@@ -51,8 +43,7 @@ describe.runIf(process.env.DATABASE_URL)('the charge roll-up while another one r
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(settled).toBe(false);
-    released.open();
-    await other;
+    await other.release();
     expect(await direct).toBeGreaterThanOrEqual(1);
     expect(await unrolled(scope)).toBe(false);
   });

@@ -6,9 +6,9 @@
 import { rollUpCharges, sealAuditChain } from '@agw/gateway';
 import { describe, expect, it } from 'vitest';
 import { demoCapability, withCapabilities } from './helpers/demo-capabilities.js';
-import { gate } from './helpers/gate.js';
 import { approvedInstallation, useGateway } from './helpers/gateway.js';
 import { expectEnvelope, parseJsonOrUndefined } from './helpers/http.js';
+import { holdRollUpLock } from './helpers/ledger.js';
 import { sampleOf } from './helpers/prometheus-text.js';
 
 const paid = demoCapability({ id: 'demo.metrics.paid', cost_credits: '0.5' }, async () => ({ ok: true }));
@@ -146,14 +146,7 @@ describe('GET /metrics on METRICS_PORT', () => {
     'counts the charges the roll-up has yet to fold in and the age of the oldest, 0 once rolled up',
     async () => {
       const funded = await approvedInstallation(gateway, '10');
-      const held = gate();
-      const release = gate();
-      const holder = gateway.knex.transaction(async (trx) => {
-        await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
-        held.open();
-        await release.opened;
-      });
-      await held.opened;
+      const lock = await holdRollUpLock(gateway.knex);
       expect((await call('invoke', funded.key, { id: 'demo.metrics.paid', params: {} })).status).toBe(200);
       // Polled: a scrape within half a second of another shares its reading.
       await expect
@@ -165,8 +158,7 @@ describe('GET /metrics on METRICS_PORT', () => {
           ];
         })
         .toEqual([true, true]);
-      release.open();
-      await holder;
+      await lock.release();
 
       await expect
         .poll(

@@ -148,9 +148,9 @@ select minute, sum(amount) as amount from (
   where organization_id = $1 and bucket = 'minute' and starts_at >= $2
   union all
   select date_trunc('minute', unrolled.occurred_at, 'UTC'), unrolled.amount
-  from (select coalesce((select rolled_through from wallets where organization_id = $1), '1:1:') as mark) as w
+  from (select coalesce((select rolled_through from wallets where organization_id = $1), '1:1:') as mark) as m
   cross join lateral ${ledgerRowsNotIn(
-    'w.mark',
+    'm.mark',
     'amount, occurred_at',
     `organization_id = $1 and kind = 'charge' and occurred_at >= $2`,
   )} as unrolled

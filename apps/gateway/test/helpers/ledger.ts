@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { gate } from './gate.js';
 
 /**
  * The idempotency scopes of `organizationId`'s charges the roll-up has not folded in yet: those not visible
@@ -14,4 +15,26 @@ export async function unrolledCharges(knex: Knex, organizationId: string): Promi
     [organizationId],
   )) as { rows: Array<{ idempotency_scope: string }> };
   return result.rows.map((row) => row.idempotency_scope);
+}
+
+/**
+ * Holds the charge roll-up's lock (src/ports/wallet-rollup.ts) in a transaction of its own, as another
+ * process's roll-up does, until `release`. PostgreSQL only: on PGlite that transaction would hold the one
+ * session.
+ */
+export async function holdRollUpLock(knex: Knex): Promise<{ release: () => Promise<void> }> {
+  const held = gate();
+  const released = gate();
+  const holder = knex.transaction(async (trx) => {
+    await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
+    held.open();
+    await released.opened;
+  });
+  await Promise.race([held.opened, holder]);
+  return {
+    release: async () => {
+      released.open();
+      await holder;
+    },
+  };
 }
