@@ -851,11 +851,19 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       expect(await page.locator('#slot-list').count()).toBe(0);
       expect(await page.locator('h1').textContent()).toBe('Intro call');
 
-      // Days with free times are marked; the first is picked. Pick the next one with the mouse.
+      // Days with free times are marked; the first is picked. Pick another with the mouse: the month's
+      // next one, or on its last free day (the month's end) the next month's first, shown by its button.
       const freeDays = page.locator('#picker tbody button.free');
-      expect(await freeDays.count()).toBeGreaterThan(1);
+      expect(await freeDays.count()).toBeGreaterThan(0);
       expect(await freeDays.first().getAttribute('aria-pressed')).toBe('true');
-      const day = freeDays.nth(1);
+      let day = freeDays.nth(1);
+      if ((await freeDays.count()) === 1) {
+        const shown = await page.locator('#month-label').textContent();
+        await page.locator('#next-month').click();
+        await expect.poll(() => page.locator('#month-label').textContent()).not.toBe(shown);
+        await expect.poll(() => freeDays.count()).toBeGreaterThan(0);
+        day = freeDays.first();
+      }
       const date = (await day.getAttribute('data-date')) as string;
       expect(await day.getAttribute('aria-label')).toMatch(/: \d+ free times?$/);
       await day.click();
@@ -985,9 +993,12 @@ describe.skipIf(browserUnavailable)(`the booking page in chromium ${browserUnava
       expect(await page.locator('#month-label').textContent()).toBe(monthName(`${nextMonth}-01`));
       await page.keyboard.press('PageUp');
       await expect.poll(focusedMonth).toBe(first.slice(0, 7));
-      await page.keyboard.press('End'); // the week's Sunday, then back day by day
+      // The week's Sunday (in the next month at a month's end: the focus moves once it has loaded), then
+      // back day by day.
+      await page.keyboard.press('End');
+      const weekdayOf = (date: string | null) => date && new Date(`${date}T00:00:00Z`).getUTCDay();
+      await expect.poll(async () => weekdayOf(await focusedDate())).toBe(0);
       const sunday = (await focusedDate()) as string;
-      expect(new Date(`${sunday}T00:00:00Z`).getUTCDay()).toBe(0);
       for (let back = (Date.parse(sunday) - Date.parse(first)) / 86_400_000; back > 0; back -= 1) {
         await page.keyboard.press('ArrowLeft');
       }
