@@ -6,7 +6,7 @@
 // roll-up's included, divided by the requests answered). Needs initdb, nginx and pgbouncer.
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { behindPgbouncer, prepareRunDir, startNginx, startPgbouncer } from './fleet.mjs';
@@ -101,7 +101,12 @@ export async function measureFleet({ duration, connections }) {
     await adminQuery(pgUrl, 'create extension pg_stat_statements');
     const redis = await startRedis();
     processes.push(redis.child);
-    const bouncer = await startPgbouncer({ runDir: dir, pgPort: postgres.port, poolSize: 20 });
+    // As docs/deploy.md advises: about twice PostgreSQL's cores in busy server connections, all gateways together.
+    const bouncer = await startPgbouncer({
+      runDir: dir,
+      pgPort: postgres.port,
+      poolSize: 2 * availableParallelism(),
+    });
     processes.push(bouncer.child);
     const ports = [];
     for (let index = 0; index < GATEWAYS; index += 1) ports.push(await freePort());

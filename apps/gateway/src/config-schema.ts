@@ -57,6 +57,13 @@ export const gatewaySettings = settingsSchema({
     description:
       'PostgreSQL cancels a statement (lock waits included) running longer; the request answers 503 `dependency_unavailable` (retryable); `0` keeps the server/role setting; no effect on PGlite',
   }),
+  DATABASE_POOL_SIZE: Setting.integer({
+    minimum: 1,
+    maximum: 500,
+    defaultText: 'twice the CPU cores, at least 4, at most 10',
+    description:
+      'PostgreSQL connections this gateway process opens at most; requests beyond wait for one (up to 3 s, then 503 `dependency_unavailable`). More connections than about twice the database server\'s cores make each statement slower, not more of them per second (docs/deploy.md, "Sizing"); behind pgbouncer its `default_pool_size` is the server\'s limit; no effect on PGlite',
+  }),
   DATABASE_PREPARED_STATEMENTS: Setting.boolean({
     default: true,
     description:

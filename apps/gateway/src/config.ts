@@ -30,6 +30,11 @@ export interface GatewayConfig {
    * named prepared statements (pgbouncer < 1.21 in transaction mode); undefined means true.
    */
   readonly databasePreparedStatements?: boolean | undefined;
+  /**
+   * DATABASE_POOL_SIZE: the most PostgreSQL connections the process opens; undefined means twice the
+   * CPU cores, from 4 to 10 (`defaultPoolSize`, src/db/knex.ts).
+   */
+  readonly databasePoolSize?: number | undefined;
   /** Redis connection string; undefined means Redis is not configured. */
   readonly redisUrl: string | undefined;
   /**
@@ -183,6 +188,7 @@ export function loadConfig(
     databaseUrl: settings.DATABASE_URL,
     databaseStatementTimeoutMs: settings.DATABASE_STATEMENT_TIMEOUT_MS,
     databasePreparedStatements: settings.DATABASE_PREPARED_STATEMENTS,
+    databasePoolSize: settings.DATABASE_POOL_SIZE,
     redisUrl: settings.REDIS_URL,
     redisKeyPrefix: settings.REDIS_KEY_PREFIX,
     smtpUrl: settings.SMTP_URL,

@@ -103,6 +103,11 @@ describe('loadConfig', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: '70000' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    [
+      { DATABASE_POOL_SIZE: '0' },
+      'DATABASE_POOL_SIZE',
+      'DATABASE_POOL_SIZE must be an integer from 1 to 500 (got "0")',
+    ],
     [{ HOST: 'http://x' }, 'HOST', 'HOST must be a hostname or IP address (e.g. 0.0.0.0) (got "http://x")'],
     [
       { LOG_LEVEL: 'loud' },
