@@ -8,6 +8,7 @@ export function renderMarkdown(report) {
       `${report.baseline.post.cpu_us_per_request.server} µs CPU per request).`,
     '',
     'CPU µs/req: CPU time per request of the gateway process / of all PostgreSQL processes / of Redis.',
+    "PostgreSQL exec µs/req: pg_stat_statements' total_exec_time of every statement in the gateway's database during the run (the sealer's and roll-up's included) per request; — where the server has not loaded pg_stat_statements.",
     'Ratio to echo: against the echo measured right before and right after the scenario (the "echo around" column).',
   ];
   for (const [mode, result] of Object.entries(report.modes)) {
@@ -15,15 +16,15 @@ export function renderMarkdown(report) {
     lines.push('', `### ${mode} (gateway peak RSS: ${rss.join(', ')})`, '');
     lines.push(prototypeLine(result.prototype), '');
     lines.push(
-      '| scenario | req/s | p50 ms | p99 ms | max ms | echo around | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | non-2xx |',
+      '| scenario | req/s | p50 ms | p99 ms | max ms | echo around | ratio to echo | ratio to prototype | p99 added ms | CPU µs/req | PostgreSQL exec µs/req | non-2xx |',
     );
-    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of result.scenarios) {
       if (row.skipped) {
-        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
+        lines.push(`| ${row.scenario} | — | — | — | — | — | — | — | — | — | — | skipped: ${row.skipped} |`);
       } else {
         lines.push(
-          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.max_ms ?? '—'} | ${around(row.echo_around)} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.non_2xx} |`,
+          `| ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${row.requests_per_second} | ${row.p50_ms} | ${row.p99_ms} | ${row.max_ms ?? '—'} | ${around(row.echo_around)} | ${row.ratio_to_baseline} | ${row.ratio_to_prototype ?? '—'} | ${row.p99_added_ms} | ${cpu(row.cpu_us_per_request)} | ${row.postgres_exec_us_per_request ?? '—'} | ${row.non_2xx} |`,
         );
       }
     }
@@ -56,9 +57,14 @@ function prototypeLine(prototype) {
   const { read, mutating } = prototype;
   return (
     `Prototype ceiling (../shared/bench/prototype-gateway.mjs, same database): read ${read.requests_per_second} req/s ` +
-    `(${read.cpu_us_per_request.server} µs CPU/req), mutating ${mutating.requests_per_second} req/s ` +
-    `(${mutating.cpu_us_per_request.server} µs CPU/req).`
+    `(${read.cpu_us_per_request.server} µs CPU/req${exec(read)}), mutating ${mutating.requests_per_second} req/s ` +
+    `(${mutating.cpu_us_per_request.server} µs CPU/req${exec(mutating)}).`
   );
+}
+
+function exec(row) {
+  const micros = row.postgres_exec_us_per_request;
+  return micros === undefined ? '' : `, ${micros} µs PostgreSQL exec/req`;
 }
 
 function around(echo) {

@@ -53,7 +53,39 @@ const cpuGroups = (pid) => ({
   redis: (_pid, _parent, command) => command.startsWith('redis-server'),
 });
 
-async function load(url, request, pid) {
+/**
+ * PostgreSQL's execution time in the database `name`, where the server (`admin`: a connection string to
+ * it) has pg_stat_statements loaded: `reset()` before a measured run, `read()` after it gives the
+ * milliseconds of `total_exec_time` of every statement the database ran meanwhile (the sealer's and
+ * roll-up's too), as bench/invoke-cpu.mjs sums them. Undefined where it is not loaded (the column reads —).
+ */
+async function statementsProbe(admin, name) {
+  try {
+    await adminQuery(admin, 'create extension if not exists pg_stat_statements');
+    await adminQuery(admin, 'select 1 from pg_stat_statements limit 1');
+  } catch {
+    return undefined;
+  }
+  return {
+    reset: () =>
+      adminQuery(
+        admin,
+        'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
+        [name],
+      ),
+    read: async () => {
+      const [row] = await adminQuery(
+        admin,
+        `select coalesce(sum(total_exec_time), 0) as ms from pg_stat_statements
+          where dbid = (select oid from pg_database where datname = $1)`,
+        [name],
+      );
+      return Number(row.ms);
+    },
+  };
+}
+
+async function load(url, request, pid, statements) {
   // A scenario may name its own concurrency (another tenant's steady traffic rather than a flood).
   const options = {
     url,
@@ -66,9 +98,11 @@ async function load(url, request, pid) {
   if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
   if (!smoke) await autocannon({ ...options, duration: Math.min(2, duration) }); // warm-up, not recorded
   const groups = Object.entries(cpuGroups(pid));
+  await statements?.reset();
   const before = groups.map(([, match]) => cpuMicros(match));
   const result = await autocannon({ ...options, duration });
   const requests = Math.max(result.requests.total, 1);
+  const executedMs = await statements?.read();
   return {
     requests_per_second: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
@@ -79,6 +113,9 @@ async function load(url, request, pid) {
     cpu_us_per_request: Object.fromEntries(
       groups.map(([name, match], index) => [name, Math.round((cpuMicros(match) - before[index]) / requests)]),
     ),
+    ...(executedMs === undefined
+      ? {}
+      : { postgres_exec_us_per_request: Math.round((executedMs * 1000) / requests) }),
   };
 }
 
@@ -90,8 +127,8 @@ async function measurePrototype(env) {
   try {
     const requests = prototypeRequests();
     return {
-      read: await load(prototype.url, requests.read, prototype.child.pid),
-      mutating: await load(prototype.url, requests.mutating, prototype.child.pid),
+      read: await load(prototype.url, requests.read, prototype.child.pid, database.statements),
+      mutating: await load(prototype.url, requests.mutating, prototype.child.pid, database.statements),
     };
   } finally {
     await stop(prototype.child);
@@ -122,6 +159,7 @@ async function freshDatabase(env) {
   url.pathname = `/${name}`;
   return {
     env: { ...env, DATABASE_URL: url.href },
+    statements: await statementsProbe(env.DATABASE_URL, name),
     drop: () => adminQuery(env.DATABASE_URL, `drop database if exists ${name} with (force)`),
   };
 }
@@ -176,7 +214,10 @@ function servicesEnv() {
   if (process.env.DATABASE_URL && process.env.REDIS_URL) {
     return { DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: process.env.REDIS_URL, external: true };
   }
-  const output = execFileSync(join(root, 'scripts/services.sh'), ['start'], { encoding: 'utf8' });
+  const output = execFileSync(join(root, 'scripts/services.sh'), ['start'], {
+    encoding: 'utf8',
+    env: { ...process.env, PG_STAT_STATEMENTS: '1' },
+  });
   return Object.fromEntries(
     output
       .trim()
@@ -218,7 +259,7 @@ async function measure(gateway, scenario, prototype) {
   const before = await echoNow(scenario.baseline);
   let measured;
   try {
-    measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid);
+    measured = await load(`${gateway.url}${request.path}`, request, gateway.child.pid, gateway.statements);
   } finally {
     // A scenario with background work (a render loop) ends it here; what it says joins the note.
     const said = await request.stop?.();
@@ -256,7 +297,7 @@ for (const mode of modes) {
       );
       if (selected.length === 0) continue;
       const database = await freshDatabase(env);
-      const gateway = await startGateway(database.env, kind);
+      const gateway = { ...(await startGateway(database.env, kind)), statements: database.statements };
       try {
         for (const scenario of selected) {
           result.scenarios.push(await measure(gateway, scenario, result.prototype));

@@ -46,11 +46,11 @@ export async function waitForPort(port, what) {
 }
 
 /** Runs one SQL statement on its own connection and returns its rows. */
-export async function adminQuery(url, text) {
+export async function adminQuery(url, text, values) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(text)).rows;
+    return (await client.query(text, values)).rows;
   } finally {
     await client.end();
   }

@@ -35,8 +35,11 @@ start() {
   if [ ! -f "$dir/pg/PG_VERSION" ]; then
     as_pg "$bin/initdb" -D "$dir/pg" -A trust -U postgres --no-sync >/dev/null
   fi
+  # PG_STAT_STATEMENTS=1 (npm run bench) loads pg_stat_statements, for PostgreSQL's execution time per request.
+  local stats=''
+  if [ "${PG_STAT_STATEMENTS:-}" = 1 ]; then stats='-c shared_preload_libraries=pg_stat_statements'; fi
   as_pg "$bin/pg_ctl" -D "$dir/pg" -l "$dir/pg.log" -w -t 60 \
-    -o "-p $pg_port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null
+    -o "-p $pg_port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 $stats" start >/dev/null
   redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log"
   for _ in $(seq 1 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
