@@ -15,7 +15,6 @@
 // gateway's database (its name is printed) for a look at its rows and pg_stat_statements afterwards.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +22,7 @@ import autocannon from 'autocannon';
 import { cpuMicros, postgresServer, postmasterOf, processWithPid } from './cpu.mjs';
 import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { scenarios } from './scenarios.mjs';
+import { adminQuery as admin, resetStatements, statementsLoaded, statementsOf } from './services.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -36,17 +36,6 @@ const { values: args } = parseArgs({
   },
 });
 const names = { read: 'invoke (read, 9 guards)', mutating: 'invoke (mutating, fresh idempotency key)' };
-const pg = createRequire(join(root, 'apps/gateway/package.json'))('pg');
-
-async function admin(url, text, values) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text, values);
-  } finally {
-    await client.end();
-  }
-}
 
 // The services of the environment, if any; the gateway gets them only through `env` below.
 const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...inherited } = process.env;
@@ -60,9 +49,7 @@ if (external) {
   url.pathname = `/${database}`;
   env = { DATABASE_URL: url.href, REDIS_URL: redisUrl };
 }
-const statementsAvailable =
-  external &&
-  (await admin(databaseUrl, "select 1 from pg_extension where extname = 'pg_stat_statements'")).rowCount > 0;
+const statementsAvailable = external && (await statementsLoaded(databaseUrl));
 // The server's own processes, for its CPU per request (readable when the bench runs on its machine).
 const postmaster = external ? await postmasterOf(databaseUrl).catch(() => undefined) : undefined;
 
@@ -116,12 +103,7 @@ async function measure(server, scenario, url, pid, request, databaseName) {
   if (request.setupRequest) options.requests = [{ setupRequest: request.setupRequest }];
   await autocannon({ ...options, duration: 2 }); // warm-up
   // Only this database's statements: another run on the same server keeps its own.
-  if (statementsAvailable)
-    await admin(
-      databaseUrl,
-      'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
-      [databaseName],
-    );
+  if (statementsAvailable) await resetStatements(databaseUrl, databaseName);
   const before = cpuMicros(processWithPid(pid));
   const postgresBefore = postmaster === undefined ? 0 : cpuMicros(postgresServer(postmaster));
   const started = performance.now();
@@ -144,12 +126,7 @@ async function measure(server, scenario, url, pid, request, databaseName) {
   );
   if (args.slow) console.log(`  ${slow.length} answers ≥ ${args.slow} ms (at:ms): ${slow.join(' ')}`);
   if (!statementsAvailable) return undefined;
-  const { rows } = await admin(
-    databaseUrl,
-    `select calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
-     where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
-    [databaseName],
-  );
+  const rows = await statementsOf(databaseUrl, databaseName);
   let total = 0;
   let executionMs = 0;
   for (const row of rows) {

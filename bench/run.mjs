@@ -21,7 +21,7 @@ import { fleetMissing, measureFleet } from './fleet-bench.mjs';
 import { prototypePath, prototypeRequests, startPrototype } from './prototype.mjs';
 import { renderMarkdown } from './report.mjs';
 import { scenarios } from './scenarios.mjs';
-import { adminQuery } from './services.mjs';
+import { adminQuery, resetStatements, statementsLoaded, statementsOf } from './services.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { values: args } = parseArgs({
@@ -54,34 +54,16 @@ const cpuGroups = (pid) => ({
 });
 
 /**
- * PostgreSQL's execution time in the database `name`, where the server (`admin`: a connection string to
- * it) has pg_stat_statements loaded: `reset()` before a measured run, `read()` after it gives the
- * milliseconds of `total_exec_time` of every statement the database ran meanwhile (the sealer's and
- * roll-up's too), as bench/invoke-cpu.mjs sums them. Undefined where it is not loaded (the column reads —).
+ * PostgreSQL's execution time in the database `name` of the server `admin` connects to (one with
+ * pg_stat_statements loaded): `reset()` before a measured run, `read()` after it gives the milliseconds of
+ * `total_exec_time` of every statement the database ran meanwhile (the sealer's and roll-up's too), as
+ * bench/invoke-cpu.mjs sums them.
  */
-async function statementsProbe(admin, name) {
-  try {
-    await adminQuery(admin, 'create extension if not exists pg_stat_statements');
-    await adminQuery(admin, 'select 1 from pg_stat_statements limit 1');
-  } catch {
-    return undefined;
-  }
+function statementsProbe(admin, name) {
   return {
-    reset: () =>
-      adminQuery(
-        admin,
-        'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
-        [name],
-      ),
-    read: async () => {
-      const [row] = await adminQuery(
-        admin,
-        `select coalesce(sum(total_exec_time), 0) as ms from pg_stat_statements
-          where dbid = (select oid from pg_database where datname = $1)`,
-        [name],
-      );
-      return Number(row.ms);
-    },
+    reset: () => resetStatements(admin, name),
+    read: async () =>
+      (await statementsOf(admin, name)).reduce((sum, row) => sum + Number(row.total_exec_time), 0),
   };
 }
 
@@ -146,6 +128,9 @@ function startEcho() {
 // 'standard' is `agw serve`; 'padded' the same build with 10 000 synthetic capabilities in its catalog.
 const entries = { standard: ['apps/cli/dist/bin.js', 'serve'], padded: ['bench/padded-gateway.mjs'] };
 
+/** Whether the PostgreSQL mode's server has pg_stat_statements loaded: asked once, at its first database. */
+let statementsReadable;
+
 /**
  * A fresh database per gateway start on PostgreSQL, so the gateway's first start writes
  * DATA_DIR/operator.key (the invoke scenarios approve their installation with it) and runs never
@@ -153,13 +138,15 @@ const entries = { standard: ['apps/cli/dist/bin.js', 'serve'], padded: ['bench/p
  */
 async function freshDatabase(env) {
   if (!env.DATABASE_URL) return { env, drop: async () => {} };
+  statementsReadable ??= statementsLoaded(env.DATABASE_URL);
   const name = `agw_bench_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   await adminQuery(env.DATABASE_URL, `create database ${name}`);
   const url = new URL(env.DATABASE_URL);
   url.pathname = `/${name}`;
   return {
     env: { ...env, DATABASE_URL: url.href },
-    statements: await statementsProbe(env.DATABASE_URL, name),
+    // Where pg_stat_statements is not loaded the execution column reads —.
+    statements: (await statementsReadable) ? statementsProbe(env.DATABASE_URL, name) : undefined,
     drop: () => adminQuery(env.DATABASE_URL, `drop database if exists ${name} with (force)`),
   };
 }

@@ -56,6 +56,39 @@ export async function adminQuery(url, text, values) {
   }
 }
 
+/**
+ * Whether the server `admin` connects to has pg_stat_statements loaded (`shared_preload_libraries`); the
+ * extension is created where it is missing, so its view can be read.
+ */
+export async function statementsLoaded(admin) {
+  try {
+    await adminQuery(admin, 'create extension if not exists pg_stat_statements');
+    await adminQuery(admin, 'select 1 from pg_stat_statements limit 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts pg_stat_statements' counts of the database `name` afresh (another database's are kept). */
+export function resetStatements(admin, name) {
+  return adminQuery(
+    admin,
+    'select pg_stat_statements_reset(0, (select oid from pg_database where datname = $1), 0)',
+    [name],
+  );
+}
+
+/** Every statement the database `name` ran since {@link resetStatements}: calls, milliseconds, text. */
+export function statementsOf(admin, name) {
+  return adminQuery(
+    admin,
+    `select calls, total_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = $1) order by calls desc`,
+    [name],
+  );
+}
+
 // initdb refuses to run as root: as root every PostgreSQL binary runs as the postgres user.
 function postgresTool(binary, args) {
   const path = join(PG_BIN, binary);

@@ -52,10 +52,10 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
  * The pool's size without DATABASE_POOL_SIZE: twice the machine's cores, from 4 to 10. PostgreSQL does
  * the most work per second with about twice its cores' worth of active connections; past that each
  * statement waits for a core while holding its locks. On this 2-core machine, with PostgreSQL beside the
- * gateway, a pool of 10 against 4 cost each mutation 386–439 against 320–344 µs of PostgreSQL execution
- * and 793–911 against 654–731 µs of its CPU, for no more mutations a second (docs/performance.md). The
- * cores counted are the gateway's: the figure fits a gateway on PostgreSQL's machine or one like it; 10,
- * the former fixed size, stays the ceiling.
+ * gateway, 4 connections instead of 10 took ~10 % of PostgreSQL's CPU per mutation off, for as many
+ * mutations a second (docs/performance.md, "Write path, eighth round"). The cores counted are the
+ * gateway's: the figure fits a gateway on PostgreSQL's machine or one like it; 10, the former fixed
+ * size, stays the ceiling.
  */
 export function defaultPoolSize(cores = availableParallelism()): number {
   return Math.min(10, Math.max(4, 2 * cores));

@@ -117,13 +117,14 @@ where w.organization_id = o.organization_id`;
 // update the same organizations' `wallets` rows and buckets, and the second waits for the first's COMMIT:
 // three gateways rolling up every 100 ms spent ~17 ms a run waiting so, 1.7 ms of PostgreSQL execution
 // per mutation. The periodic roll-up skips its turn while another runs; a direct call waits for it.
-const LOCK_KEY = `hashtext('agw.charge_rollup:' || current_schema())`;
+/** The roll-up's advisory lock key, as SQL (a test holds it as another process's roll-up would). */
+export const ROLLUP_LOCK_KEY = `hashtext('agw.charge_rollup:' || current_schema())`;
 // The same statement switches JIT compilation off for the transaction: the planner cannot know how many
 // ledger rows lie past the mark, its estimate crossed jit_above_cost, and compiling the batch's
 // expressions took 28 ms of a 50 ms roll-up that reads a thousand rows.
 const NO_JIT = `set_config('jit', 'off', true)`;
-const WAIT_SQL = `select ${NO_JIT}, pg_advisory_xact_lock(${LOCK_KEY})`;
-const TRY_SQL = `select ${NO_JIT}, pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`;
+const WAIT_SQL = `select ${NO_JIT}, pg_advisory_xact_lock(${ROLLUP_LOCK_KEY})`;
+const TRY_SQL = `select ${NO_JIT}, pg_try_advisory_xact_lock(${ROLLUP_LOCK_KEY}) as locked`;
 
 /** One batch in its own transaction; undefined when another roll-up holds the lock and `skipIfBusy`. */
 async function rollUpBatch(

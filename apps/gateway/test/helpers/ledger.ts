@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ROLLUP_LOCK_KEY } from '../../src/ports/wallet-rollup.js';
 import { gate } from './gate.js';
 
 /**
@@ -26,7 +27,7 @@ export async function holdRollUpLock(knex: Knex): Promise<{ release: () => Promi
   const held = gate();
   const released = gate();
   const holder = knex.transaction(async (trx) => {
-    await trx.raw(`select pg_advisory_xact_lock(hashtext('agw.charge_rollup:' || current_schema()))`);
+    await trx.raw(`select pg_advisory_xact_lock(${ROLLUP_LOCK_KEY})`);
     held.open();
     await released.opened;
   });
