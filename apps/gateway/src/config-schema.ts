@@ -62,7 +62,7 @@ export const gatewaySettings = settingsSchema({
     maximum: 500,
     defaultText: 'twice the CPU cores, at least 4, at most 10',
     description:
-      'PostgreSQL connections this gateway process opens at most; requests beyond wait for one (up to 3 s, then 503 `dependency_unavailable`). More connections than about twice the database server\'s cores make each statement slower, not more of them per second (docs/deploy.md, "Sizing"); behind pgbouncer its `default_pool_size` is the server\'s limit; no effect on PGlite',
+      'PostgreSQL connections this gateway process opens at most for requests, plus one for its periodic bookkeeping (charge roll-up, audit sealer); requests beyond wait for one (up to 3 s, then 503 `dependency_unavailable`). More connections than about twice the database server\'s cores make each statement slower, not more of them per second (docs/deploy.md, "Sizing"); behind pgbouncer its `default_pool_size` is the server\'s limit; no effect on PGlite',
   }),
   DATABASE_PREPARED_STATEMENTS: Setting.boolean({
     default: true,

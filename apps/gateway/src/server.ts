@@ -137,9 +137,13 @@ export async function startGateway(
     access.start();
     // Keys stored in clear by an earlier version become hashes before the first request is served.
     await rehashLegacyIdempotencyKeys(database.knex, access.box, logger);
-    sealer = createAuditSealer({ knex: database.knex, logger, intervalMs: config.auditSealIntervalMs });
+    sealer = createAuditSealer({
+      knex: database.maintenance,
+      logger,
+      intervalMs: config.auditSealIntervalMs,
+    });
     sealer.start();
-    rollup = createChargeRollup({ knex: database.knex, logger });
+    rollup = createChargeRollup({ knex: database.maintenance, logger });
     rollup.start();
     const running = options.domains ?? capabilityDomains;
     domains = startDomains(running, {

@@ -36,3 +36,22 @@ describe.skipIf(url === undefined)('DATABASE_POOL_SIZE on PostgreSQL', () => {
     expect((await sessionsServing(undefined, 12)).size).toBe(defaultPoolSize());
   });
 });
+
+describe.skipIf(url === undefined)('the maintenance session on PostgreSQL', () => {
+  it('answers the roll-up and the sealer while every request session is busy', async () => {
+    const database = openDatabase({ databaseUrl: url, dataDir: tmpdir(), databasePoolSize: 2 });
+    try {
+      const finished: string[] = [];
+      const busy = [1, 2].map((n) =>
+        database.pool.query('select pg_sleep(1)').then(() => finished.push(`request ${n}`)),
+      );
+      // Both request sessions are taken before the maintenance statement is sent.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const maintenance = database.maintenance.raw('select 1').then(() => finished.push('maintenance'));
+      await Promise.all([...busy, maintenance]);
+      expect(finished[0]).toBe('maintenance');
+    } finally {
+      await database.close();
+    }
+  });
+});

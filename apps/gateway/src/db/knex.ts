@@ -22,6 +22,12 @@ export type DatabaseDriver = 'pglite' | 'postgres';
 export interface Database {
   readonly pool: SqlPool;
   readonly knex: Knex;
+  /**
+   * knex on a connection of its own, for the periodic bookkeeping whose delay requests pay for (the
+   * charge roll-up: every wallet snapshot sums the charges not rolled up yet; the audit sealer). In the
+   * request pool it queued behind every waiting request. On PGlite, which has one session, `knex`.
+   */
+  readonly maintenance: Knex;
   readonly driver: DatabaseDriver;
   /** Where the data lives, without credentials (a directory for PGlite, host/db for PostgreSQL). */
   readonly location: string;
@@ -79,27 +85,18 @@ export function openDatabase(
   const log = knexLog(logger);
   if (config.databaseUrl) {
     const url = new URL(config.databaseUrl);
-    const pgPool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      // Waiting for a pooled connection and opening one both end here: fail fast and answer 503.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // Sent as a startup parameter, so it holds for every pooled connection from its first statement.
-      // pg omits 0, which leaves the role's, database's or server's own setting in force.
-      statement_timeout: config.databaseStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-      max: config.databasePoolSize ?? defaultPoolSize(),
-      // An idle pool keeps no process alive (`agw migrate`, an embedder that forgot close()).
-      allowExitOnIdle: true,
-    });
-    // A connection the server ends (a restart, an idle timeout) must not end the process: pg emits the
-    // error on the pool for an idle client and on the client itself while it is lent; pg-pool discards
-    // a client that failed when it comes back.
-    pgPool.on('error', (error) => logger?.warn({ err: error }, 'an idle database connection failed'));
-    pgPool.on('connect', (client) => {
-      client.on('error', (error) => logger?.warn({ err: error }, 'a database connection failed'));
-    });
-    const pool = createPgPool(pgPool, config.databasePreparedStatements !== false);
+    const pool = createPgPool(
+      pgPoolOf(config, config.databasePoolSize ?? defaultPoolSize(), logger),
+      config.databasePreparedStatements !== false,
+    );
     const knex = knexFactory({ client: 'pg', connectionPool: pool.forKnex, log });
-    return database(pool, knex, 'postgres', `${url.hostname}:${url.port || '5432'}${url.pathname}`);
+    const maintenancePool = createPgPool(
+      pgPoolOf(config, 1, logger),
+      config.databasePreparedStatements !== false,
+    );
+    const maintenance = knexFactory({ client: 'pg', connectionPool: maintenancePool.forKnex, log });
+    const location = `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+    return database([pool, knex], [maintenancePool, maintenance], 'postgres', location);
   }
   // No statement timeout on PGlite: its WASM build has no timer signal, so PostgreSQL never cancels a
   // statement there (measured: `pg_sleep(1)` under a 200 ms timeout completes). Nor can a statement
@@ -118,7 +115,7 @@ export function openDatabase(
     connectionPool: pool.forKnex,
     log,
   });
-  return database(pool, knex, 'pglite', directory);
+  return database([pool, knex], [pool, knex], 'pglite', directory);
 }
 
 /**
@@ -132,18 +129,56 @@ class PooledPGliteClient extends ClientPGLite {
   }
 }
 
-function database(pool: SqlPool, knex: Knex, driver: DatabaseDriver, location: string): Database {
+function database(
+  [pool, knex]: [SqlPool, Knex],
+  [maintenancePool, maintenance]: [SqlPool, Knex],
+  driver: DatabaseDriver,
+  location: string,
+): Database {
   registerPool(knex, pool);
+  registerPool(maintenance, maintenancePool);
   return {
     pool,
     knex,
+    maintenance,
     driver,
     location,
     async close() {
+      if (maintenance !== knex) {
+        await maintenance.destroy();
+        await maintenancePool.end();
+      }
       await knex.destroy();
       await pool.end();
     },
   };
+}
+
+/** A pg pool of `max` connections on DATABASE_URL, with the gateway's timeouts. */
+function pgPoolOf(
+  config: Pick<GatewayConfig, 'databaseUrl' | 'databaseStatementTimeoutMs'>,
+  max: number,
+  logger: Logger | undefined,
+): pg.Pool {
+  const pgPool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    // Waiting for a pooled connection and opening one both end here: fail fast and answer 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Sent as a startup parameter, so it holds for every pooled connection from its first statement.
+    // pg omits 0, which leaves the role's, database's or server's own setting in force.
+    statement_timeout: config.databaseStatementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+    max,
+    // An idle pool keeps no process alive (`agw migrate`, an embedder that forgot close()).
+    allowExitOnIdle: true,
+  });
+  // A connection the server ends (a restart, an idle timeout) must not end the process: pg emits the
+  // error on the pool for an idle client and on the client itself while it is lent; pg-pool discards
+  // a client that failed when it comes back.
+  pgPool.on('error', (error) => logger?.warn({ err: error }, 'an idle database connection failed'));
+  pgPool.on('connect', (client) => {
+    client.on('error', (error) => logger?.warn({ err: error }, 'a database connection failed'));
+  });
+  return pgPool;
 }
 
 // knex writes its own warnings to the console; send them through the structured log instead (or
