@@ -9,7 +9,11 @@ import { gate } from './helpers/gate.js';
 import { undoMigration, useMigratedDatabase } from './helpers/migrated-database.js';
 
 // The migrations that replaced the seal queue, in order.
-const SEAL_MIGRATIONS = ['20261202000000_audit_seal_by_transaction', '20261202010000_audit_seal_snapshot'];
+const SEAL_MIGRATIONS = [
+  '20261202000000_audit_seal_by_transaction',
+  '20261202010000_audit_seal_snapshot',
+  '20261210000000_audit_seal_mark_partial',
+];
 
 const db = useMigratedDatabase();
 
@@ -74,6 +78,26 @@ describe('sealing by transaction', () => {
     expect(await chainedActions(from)).toEqual(['old-1', 'old-2', 'old-3', 'new-1', 'new-2']);
     expect(Number((await db.knex('audit_unsealed').count('* as n').first())?.n)).toBe(0);
     expect(await verifyAuditChain(db.knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+  });
+
+  it('after a batch cut at its limit (2 000 rows), seals each row once: the rows it chained are not chained again', async () => {
+    const from = (await headSeq()) + 1;
+    await db.knex.raw(
+      `insert into audit_events (id, audit_id, request_id, actor, action, outcome, http_status, details)
+       select gen_random_uuid(), gen_random_uuid()::text, 'req-bulk', 'anonymous', 'bulk', 'allowed', 200, '{}'::jsonb
+         from generate_series(1, 2000)`,
+    );
+    // The first batch takes exactly its limit, so the mark stays behind the rows it chained.
+    expect(await sealAuditChain(db.knex)).toBe(2000);
+    await insertRows(db.knex, ['after-cut-1', 'after-cut-2']);
+    expect(await sealAuditChain(db.knex)).toBe(2);
+    const actions = await chainedActions(from);
+    expect(actions.length).toBe(2002);
+    expect(actions.slice(-2)).toEqual(['after-cut-1', 'after-cut-2']);
+    expect(await verifyAuditChain(db.knex)).toMatchObject({ ok: true, unsealed: 0, first_bad: null });
+    // Nothing is left to seal, and the next run reads the chain no more.
+    expect(await sealAuditChain(db.knex)).toBe(0);
+    expect((await db.knex('audit_seal_mark').first('partial'))?.partial).toBe(false);
   });
 
   it.runIf(process.env.DATABASE_URL)(
