@@ -129,6 +129,23 @@ describe('documents.document.upload: storing', () => {
   });
 });
 
+describe('documents: the table keeps sha256 to 64 lower-case hex digits', () => {
+  const insert = (sha256: string) =>
+    database.sql.query(
+      `insert into documents (organization_id, installation_id, file_name, mime_type, size_bytes, sha256, content)
+       values ($1, $2, 'a.txt', 'text/plain', 1, $3, '\\x61'::bytea)`,
+      [ORG, INSTALLATION, sha256],
+    );
+  const digest = createHash('sha256').update('a').digest('hex');
+
+  it('accepts a digest and refuses upper case, a non-hex letter, 63 and 65 digits', async () => {
+    await expect(insert(digest)).resolves.toBeDefined();
+    for (const bad of [digest.toUpperCase(), `${digest.slice(0, 63)}g`, digest.slice(1), `${digest}0`]) {
+      await expect(insert(bad)).rejects.toThrow(/documents_sha256_check/);
+    }
+  });
+});
+
 describe('documents.document.upload: declared type against the content', () => {
   it('accepts content whose signature is the declared type (aliases included)', async () => {
     expect(await accepted(params('image/jpeg', JPEG))).toBe(true);
