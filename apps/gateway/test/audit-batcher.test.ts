@@ -68,40 +68,46 @@ describe('audit group commit', () => {
     expect(Number(stored[0]?.n)).toBe(9);
   });
 
-  it('stores each column as given: details with quotes, backslashes and non-ASCII; a Date time; a missing time is now()', async () => {
-    const batcher = createAuditBatcher(sqlPoolOf(gateway.knex));
-    const tag = randomUUID();
-    const details = { note: 'a "quoted" \\ back\nslash, é, 😀, \u2028', nested: { list: [1, null, true] } };
-    const at = '2026-11-20T10:00:00.123456Z';
-    const rows = [
-      { ...row(`${tag}-0`), occurred_at: at, details: JSON.stringify(details) },
-      { ...row(`${tag}-1`, 503), actor: 'installation:x', outcome: 'denied' },
-      { ...row(`${tag}-2`), occurred_at: new Date('2026-11-20T11:00:00.456Z') },
-    ];
-    const before = Date.now();
-    await batcher.write(rows);
-    const stored = await gateway
-      .knex('audit_events')
-      .where('request_id', 'like', `${tag}-%`)
-      .orderBy('request_id')
-      .select('audit_id', 'request_id', 'actor', 'outcome', 'http_status', 'details', 'occurred_at');
-    expect(stored.map((event) => event.audit_id)).toEqual(rows.map((entry) => entry.audit_id));
-    expect(stored[0]).toMatchObject({
-      request_id: `${tag}-0`,
-      outcome: 'succeeded',
-      http_status: 200,
-      details,
-    });
-    expect(new Date(stored[0]?.occurred_at).toISOString()).toBe('2026-11-20T10:00:00.123Z');
-    expect(stored[1]).toMatchObject({
-      actor: 'installation:x',
-      outcome: 'denied',
-      http_status: 503,
-      details: {},
-    });
-    expect(new Date(stored[1]?.occurred_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(new Date(stored[2]?.occurred_at).toISOString()).toBe('2026-11-20T11:00:00.456Z');
-  });
+  // Written together, the rows go in one statement as one JSON text; written one at a time, each goes in a
+  // statement of its own with its columns as parameters (src/ports/audit-rows.ts): the same values either way.
+  it.each(['together', 'one at a time'])(
+    'stores each column as given, rows written %s: details with quotes, backslashes and non-ASCII; a Date time; a missing time is now()',
+    async (how) => {
+      const batcher = createAuditBatcher(sqlPoolOf(gateway.knex));
+      const tag = randomUUID();
+      const details = { note: 'a "quoted" \\ back\nslash, é, 😀, \u2028', nested: { list: [1, null, true] } };
+      const at = '2026-11-20T10:00:00.123456Z';
+      const rows = [
+        { ...row(`${tag}-0`), occurred_at: at, details: JSON.stringify(details) },
+        { ...row(`${tag}-1`, 503), actor: 'installation:x', outcome: 'denied' },
+        { ...row(`${tag}-2`), occurred_at: new Date('2026-11-20T11:00:00.456Z') },
+      ];
+      const before = Date.now();
+      if (how === 'together') await batcher.write(rows);
+      else for (const entry of rows) await batcher.write([entry]);
+      const stored = await gateway
+        .knex('audit_events')
+        .where('request_id', 'like', `${tag}-%`)
+        .orderBy('request_id')
+        .select('audit_id', 'request_id', 'actor', 'outcome', 'http_status', 'details', 'occurred_at');
+      expect(stored.map((event) => event.audit_id)).toEqual(rows.map((entry) => entry.audit_id));
+      expect(stored[0]).toMatchObject({
+        request_id: `${tag}-0`,
+        outcome: 'succeeded',
+        http_status: 200,
+        details,
+      });
+      expect(new Date(stored[0]?.occurred_at).toISOString()).toBe('2026-11-20T10:00:00.123Z');
+      expect(stored[1]).toMatchObject({
+        actor: 'installation:x',
+        outcome: 'denied',
+        http_status: 503,
+        details: {},
+      });
+      expect(new Date(stored[1]?.occurred_at).getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(new Date(stored[2]?.occurred_at).toISOString()).toBe('2026-11-20T11:00:00.456Z');
+    },
+  );
 
   it('concurrent free reads answer with audit ids that are all stored', async () => {
     const { key } = await approvedInstallation(gateway);

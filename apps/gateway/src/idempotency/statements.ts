@@ -1,5 +1,5 @@
 import type { NamedBatchStatement } from '../db/pool.js';
-import { AUDIT_COLUMNS, auditRowsSelect } from '../ports/audit-rows.js';
+import { AUDIT_COLUMNS, auditRowSelect, auditRowsSelect } from '../ports/audit-rows.js';
 import { snapshotSelect } from '../ports/wallet-store.js';
 
 // The statements of the idempotency store (src/idempotency/store.ts), named so PostgreSQL parses and
@@ -39,19 +39,20 @@ export const FENCE = {
 };
 // The answer, the run's charge and every audit row of the transaction in one statement. The charge
 // ($9–$13, all null for none) is written once per scope, the audit rows come as one JSON array ($14,
-// src/ports/audit-rows.ts); if its scope was charged before — possible only
+// src/ports/audit-rows.ts) or, in STORE_ONE_OR_FAIL, one row's columns; if its scope was charged before — possible only
 // for a key reused after its retention, or under another API key of the same installation — the answer's
 // UPDATE (or STORE's INSERT, below) writes nothing and the caller rolls back: the answer never claims a
 // charge that was not made. A data-modifying CTE runs whether or not the answer is written (then the
 // transaction rolls back).
-const LEDGER_AND_AUDIT = `ledger AS (
+const ledgerAndAudit = (audit: string) => `ledger AS (
            INSERT INTO wallet_ledger
              (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at)
            SELECT $9::uuid, $10::numeric, 'charge', $11::text, $12::text, $13::timestamptz
             WHERE $11::text IS NOT NULL
            ON CONFLICT (idempotency_scope) DO NOTHING
            RETURNING id),
-         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${auditRowsSelect(14)})`;
+         audit AS (INSERT INTO ${AUDIT_COLUMNS} ${audit})`;
+const LEDGER_AND_AUDIT = ledgerAndAudit(auditRowsSelect(14));
 const ANSWER = `UPDATE ${TABLE} SET state = 'completed', recovery_point = 'finished', locked_by = NULL,
                 lease_expires_at = NULL, response_status = $5, response_headers = $6::jsonb,
                 response_body = $7, response_encrypted = $8
@@ -97,15 +98,17 @@ export const HOLD_SNAPSHOT = {
   name: 'agw.idempotency.hold-snapshot',
   text: `SELECT ${HOLD_COLUMNS}, snapshot.* ${HOLD_FROM} CROSS JOIN (${snapshotSelect(4)}) AS snapshot`,
 };
-// The answer of a held run, inserted ($4: the request's fingerprint, $15: the retention in seconds) with
-// its charge and audit rows (as in COMPLETE). A row already there is replaced only when it no longer
+// The answer of a held run, inserted ($4: the request's fingerprint, $15 or `retention`: the retention in
+// seconds) with its charge and audit rows (as in COMPLETE). A row already there is replaced only when it no longer
 // counts: past its retention, or a request-path claim whose lease ran out. Otherwise — a live claim the
 // request path made since the hold read the scope — nothing is stored and the caller rolls back.
-const STORE = `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state,
+const store = (
+  retention: string,
+) => `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state,
                    recovery_point, response_status, response_headers, response_body, response_encrypted,
                    expires_at)
           SELECT $1::text, $2::text, $3::text, $4::text, 'completed', 'finished', $5::int, $6::jsonb,
-                 $7::bytea, $8::boolean, now() + make_interval(secs => $15::int)
+                 $7::bytea, $8::boolean, now() + make_interval(secs => ${retention}::int)
            WHERE $11::text IS NULL OR EXISTS (SELECT 1 FROM ledger)
           ON CONFLICT (scope_tenant, scope_principal, idem_key) DO UPDATE
             SET fingerprint = EXCLUDED.fingerprint, state = 'completed', recovery_point = 'finished',
@@ -115,21 +118,31 @@ const STORE = `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fi
                 expires_at = EXCLUDED.expires_at
             WHERE ${TABLE}.expires_at <= now()
                OR (${TABLE}.state = 'in_progress' AND ${TABLE}.lease_expires_at <= now())`;
-export const STORE_ANSWER = { name: 'agw.idempotency.store', text: `WITH ${LEDGER_AND_AUDIT} ${STORE}` };
+export const STORE_ANSWER = {
+  name: 'agw.idempotency.store',
+  text: `WITH ${LEDGER_AND_AUDIT} ${store('$15')}`,
+};
 /** What the statement below fails with when it stored nothing; and when the charge was why. */
 const NOT_STORED = 'agw: idempotent answer not stored';
 const CHARGED_BEFORE = ', its charge made before';
 // The same writes, for a caller that sends COMMIT behind it in the same batch: when no answer was stored
 // the statement fails — a text that is no number cast to int, evaluated only for the row HAVING lets
 // through — so PostgreSQL skips the COMMIT up to the batch's Sync and the caller rolls back.
-export const STORE_OR_FAIL = {
-  name: 'agw.idempotency.store-or-fail',
-  text: `WITH ${LEDGER_AND_AUDIT}, answered AS (${STORE} RETURNING 1)
+const storeOrFail = (audit: string, retention: string) => `WITH ${ledgerAndAudit(audit)},
+         answered AS (${store(retention)} RETURNING 1)
          SELECT ('${NOT_STORED}'
                  || CASE WHEN $11::text IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger)
                          THEN '${CHARGED_BEFORE}' ELSE '' END
                  || ', rows: ' || count(*))::int
-           FROM answered HAVING count(*) <> 1`,
+           FROM answered HAVING count(*) <> 1`;
+export const STORE_OR_FAIL = {
+  name: 'agw.idempotency.store-or-fail',
+  text: storeOrFail(auditRowsSelect(14), '$15'),
+};
+// The same for a run with one audit row (most): $14 the retention, the row's columns from $15.
+export const STORE_ONE_OR_FAIL = {
+  name: 'agw.idempotency.store-one-or-fail',
+  text: storeOrFail(auditRowSelect(15), '$14'),
 };
 // The audit rows as one JSON array ($5).
 export const DISCARD = {

@@ -3,7 +3,7 @@ import type { ChargeRequest, WalletSnapshot } from '@agw/guard';
 import type { Knex } from 'knex';
 import { type BatchStatement, sqlPoolOf, type TransactionSql } from '../db/pool.js';
 import { sqlOfKnexTransaction } from '../db/sql-knex.js';
-import { type AuditRow, auditRowsParam } from '../ports/audit-rows.js';
+import { type AuditRow, auditRowParams, auditRowsParam } from '../ports/audit-rows.js';
 import { type SnapshotRow, snapshotOfRow, snapshotWindows } from '../ports/wallet-store.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import {
@@ -18,6 +18,7 @@ import {
   REAP,
   RELEASE,
   STORE_ANSWER,
+  STORE_ONE_OR_FAIL,
   STORE_OR_FAIL,
   TAKE_OVER,
 } from './statements.js';
@@ -252,13 +253,12 @@ export class IdempotencyStore {
    * error `notStoredReason` (statements.ts) tells apart; the caller then rolls back.
    */
   async storeAndCommit(sql: TransactionSql, input: HeldAnswerInput): Promise<void> {
-    await sql.queryAfter(
-      input.leading ?? [],
-      STORE_OR_FAIL.text,
-      this.storeParams(input),
-      { name: STORE_OR_FAIL.name },
-      ['commit'],
-    );
+    const [only, ...more] = input.rows;
+    const [statement, params] =
+      only !== undefined && more.length === 0
+        ? [STORE_ONE_OR_FAIL, [...this.answerParams(input), this.#retention, ...auditRowParams(only)]]
+        : [STORE_OR_FAIL, this.storeParams(input)];
+    await sql.queryAfter(input.leading ?? [], statement.text, params, { name: statement.name }, ['commit']);
   }
 
   /** Stores the answer of the request path (COMPLETE): false when the claim was lost. */
@@ -279,6 +279,11 @@ export class IdempotencyStore {
   }
 
   private storeParams(input: HeldAnswerInput): unknown[] {
+    return [...this.answerParams(input), auditRowsParam(input.rows), this.#retention];
+  }
+
+  /** $1–$13 of the store statements: the scope, the request's fingerprint, the response, the charge. */
+  private answerParams(input: HeldAnswerInput): unknown[] {
     const { charge } = input;
     return [
       ...scopeParams(input.scope),
@@ -289,8 +294,6 @@ export class IdempotencyStore {
       charge?.idempotency_scope ?? null,
       charge?.capability_id ?? null,
       charge?.occurred_at ?? null,
-      auditRowsParam(input.rows),
-      this.#retention,
     ];
   }
 
