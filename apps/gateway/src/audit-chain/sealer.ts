@@ -26,9 +26,9 @@ const MAX_BATCHES_PER_RUN = 20;
  * one of the transactions it saw in progress), without a chain entry yet, in (txid, occurred_at, id)
  * order; once a batch takes them all, its snapshot becomes the mark
  * (src/db/migrations/20261202010000-audit-seal-snapshot.ts). Only after a batch cut at the limit can such
- * a row have a chain entry already; the mark says so (`partial`), and only then is each candidate
- * looked up in the chain. Rows written before the txid column existed
- * are sealed first, from the queue that held them then (`audit_unsealed`), oldest first.
+ * a row have a chain entry already; the mark says so (`partial`), and only then is each candidate looked
+ * up in the chain. Rows written before the txid column existed are sealed first, from the queue that
+ * held them then (`audit_unsealed`), oldest first.
  *
  * @example
  * await sealAuditChain(gateway.knex); // e.g. before verifying in a test

@@ -39,11 +39,11 @@ export const FENCE = {
 };
 // The answer, the run's charge and every audit row of the transaction in one statement. The charge
 // ($9–$13, all null for none) is written once per scope, the audit rows come as one JSON array ($14,
-// src/ports/audit-rows.ts) or, in STORE_ONE_OR_FAIL, one row's columns; if its scope was charged before — possible only
-// for a key reused after its retention, or under another API key of the same installation — the answer's
-// UPDATE (or STORE's INSERT, below) writes nothing and the caller rolls back: the answer never claims a
-// charge that was not made. A data-modifying CTE runs whether or not the answer is written (then the
-// transaction rolls back).
+// src/ports/audit-rows.ts) or, in STORE_ONE_OR_FAIL, as one row's columns; if its scope was charged
+// before — possible only for a key reused after its retention, or under another API key of the same
+// installation — the answer's UPDATE (or STORE's INSERT, below) writes nothing and the caller rolls back:
+// the answer never claims a charge that was not made. A data-modifying CTE runs whether or not the
+// answer is written (then the transaction rolls back).
 const ledgerAndAudit = (audit: string) => `ledger AS (
            INSERT INTO wallet_ledger
              (organization_id, amount, kind, idempotency_scope, capability_id, occurred_at)
@@ -98,10 +98,11 @@ export const HOLD_SNAPSHOT = {
   name: 'agw.idempotency.hold-snapshot',
   text: `SELECT ${HOLD_COLUMNS}, snapshot.* ${HOLD_FROM} CROSS JOIN (${snapshotSelect(4)}) AS snapshot`,
 };
-// The answer of a held run, inserted ($4: the request's fingerprint, $15 or `retention`: the retention in
-// seconds) with its charge and audit rows (as in COMPLETE). A row already there is replaced only when it no longer
-// counts: past its retention, or a request-path claim whose lease ran out. Otherwise — a live claim the
-// request path made since the hold read the scope — nothing is stored and the caller rolls back.
+// The answer of a held run, inserted ($4: the request's fingerprint, `retention`: the parameter of the
+// retention in seconds) with its charge and audit rows (as in COMPLETE). A row already there is replaced
+// only when it no longer counts: past its retention, or a request-path claim whose lease ran out.
+// Otherwise — a live claim the request path made since the hold read the scope — nothing is stored and
+// the caller rolls back.
 const store = (
   retention: string,
 ) => `INSERT INTO ${TABLE} (scope_tenant, scope_principal, idem_key, fingerprint, state,
