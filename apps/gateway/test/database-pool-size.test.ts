@@ -38,7 +38,7 @@ describe.skipIf(url === undefined)('DATABASE_POOL_SIZE on PostgreSQL', () => {
 });
 
 describe.skipIf(url === undefined)('the maintenance session on PostgreSQL', () => {
-  it('answers the roll-up and the sealer while every request session is busy', async () => {
+  it('answers at once while every request session is busy (the roll-up and the sealer run on it, src/server.ts)', async () => {
     const database = openDatabase({ databaseUrl: url, dataDir: tmpdir(), databasePoolSize: 2 });
     try {
       const finished: string[] = [];

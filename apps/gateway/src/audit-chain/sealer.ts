@@ -26,8 +26,7 @@ const MAX_BATCHES_PER_RUN = 20;
  * one of the transactions it saw in progress), without a chain entry yet, in (txid, occurred_at, id)
  * order; once a batch takes them all, its snapshot becomes the mark
  * (src/db/migrations/20261202010000-audit-seal-snapshot.ts). Only after a batch cut at the limit can such
- * a row have a chain entry already; the mark says so (`partial`), and only then is each candidate looked
- * up in the chain. Rows written before the txid column existed are sealed first, from the queue that
+ * a row have a chain entry already, and only then is each candidate looked up in the chain. Rows written before the txid column existed are sealed first, from the queue that
  * held them then (`audit_unsealed`), oldest first.
  *
  * @example
@@ -75,11 +74,18 @@ const NOT_CHAINED = 'not exists (select 1 from audit_chain c where c.event_id = 
 export const LEGACY_UNSEALED_SQL = `audit_unsealed u join audit_events e on e.id = u.event_id
   where not exists (select 1 from audit_chain c where c.event_id = u.event_id)`;
 
-// The mark is read in the statement that takes the lock.
+// Whether the chain's newest entry is a row the mark does not see. Only a batch cut at its limit leaves
+// one (a complete batch's snapshot, the next mark, sees every row it chained), and only then can a
+// candidate have a chain entry already. An entry whose row has no txid (sealed from the old queue) or is
+// gone counts as beyond the mark: the candidates are then looked up, as before.
+const CUT_SQL = `select coalesce(not pg_visible_in_snapshot(e.txid, s.snapshot), true)
+    from audit_chain c cross join audit_seal_mark s left join audit_events e on e.id = c.event_id
+   order by c.seq desc limit 1`;
+
+// The mark, and whether the last batch was cut, are read in the statement that takes the lock.
 const LOCK_SQL = `select pg_try_advisory_xact_lock(hashtext('agw.audit_chain:' || current_schema())) as locked,
-       ${utcMicros('now()')} as sealed_at, mark.xmax, mark.xip, mark.partial
-  from (select 1) as one
-  left join (select m.*, s.partial from (${SEAL_MARK_SQL}) as m, audit_seal_mark as s) as mark on true`;
+       ${utcMicros('now()')} as sealed_at, mark.xmax, mark.xip, coalesce((${CUT_SQL}), false) as cut
+  from (select 1) as one left join (${SEAL_MARK_SQL}) as mark on true`;
 
 const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
    from ${LEGACY_UNSEALED_SQL}
@@ -87,23 +93,20 @@ const LEGACY_PENDING_SQL = `select ${EVENT_COLUMNS_SQL}
   limit ?`;
 
 // This statement's snapshot, and the rows it sees that the mark's did not (parameters: the mark's xmax
-// and in-progress ids), looked up in the chain after a cut batch (`partial`). Always one row: the
-// snapshot. The lookup was ~60 % of the statement's work when every row took it (1.7 of 2.9 µs a row).
-const pendingSql = (partial: boolean) => `select pg_current_snapshot()::text as snapshot, e.*
+// and in-progress ids), looked up in the chain after a cut batch. Always one row: the snapshot. Alone
+// (10 298 candidates), the lookup was 1.6 of the 2.7 µs a candidate cost (docs/performance.md).
+const pendingSql = (afterCut: boolean) => `select pg_current_snapshot()::text as snapshot, e.*
     from (select 1) as one
     left join lateral (
       select ${EVENT_COLUMNS_SQL}
         from audit_events e
-       where ${partial ? unsealedAuditRows('?::xid8', '?::xid8[]') : notInMark('?::xid8', '?::xid8[]')}
+       where ${afterCut ? unsealedAuditRows('?::xid8', '?::xid8[]') : notInMark('?::xid8', '?::xid8[]')}
        order by e.txid, e.occurred_at, e.id
        limit ?) as e on true`;
 const PENDING_SQL = pendingSql(false);
-const PENDING_PARTIAL_SQL = pendingSql(true);
+const PENDING_AFTER_CUT_SQL = pendingSql(true);
 
-// A complete batch: its snapshot is the mark, and every chained row is visible in it.
-const MARK_SQL = 'update audit_seal_mark set snapshot = ?::pg_snapshot, partial = false';
-// A batch cut at the limit chained rows the mark does not see.
-const PARTIAL_SQL = 'update audit_seal_mark set partial = true where not partial';
+const MARK_SQL = 'update audit_seal_mark set snapshot = ?::pg_snapshot';
 
 /** Seals one batch; -1 when another process holds the lock. */
 async function sealBatch(trx: Knex.Transaction): Promise<number> {
@@ -113,13 +116,13 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
     sealed_at: sealedAt,
     xmax,
     xip,
-    partial,
+    cut,
   } = lock.rows[0] as {
     locked: boolean;
     sealed_at: string;
     xmax: string;
     xip: string;
-    partial: boolean;
+    cut: boolean;
   };
   if (!locked) return -1;
   const legacy = (await trx.raw(LEGACY_PENDING_SQL, [BATCH_SIZE])).rows as StoredEvent[];
@@ -127,7 +130,7 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
   let snapshot: string | undefined;
   if (legacy.length < BATCH_SIZE) {
     const limit = BATCH_SIZE - legacy.length;
-    const pending = partial ? PENDING_PARTIAL_SQL : PENDING_SQL;
+    const pending = cut ? PENDING_AFTER_CUT_SQL : PENDING_SQL;
     const rows = (await trx.raw(pending, [xmax, xip, limit])).rows as Array<
       StoredEvent & { snapshot: string }
     >;
@@ -135,7 +138,6 @@ async function sealBatch(trx: Knex.Transaction): Promise<number> {
     // Every row this snapshot sees is sealed once this batch commits: it is the next mark (moved only
     // when it chained something, so an idle gateway writes nothing).
     if (fresh.length > 0 && fresh.length < limit) snapshot = rows[0]?.snapshot;
-    else if (fresh.length === limit && !partial) await trx.raw(PARTIAL_SQL);
   }
   const events = legacy.concat(fresh);
   if (snapshot !== undefined) await trx.raw(MARK_SQL, [snapshot]);

@@ -22,7 +22,6 @@ import { auditIdIsRowId } from './migrations/20261206000000-audit-id-is-row-id.j
 import { tenantKeysAtCommit } from './migrations/20261207000000-tenant-keys-at-commit.js';
 import { walletRollupByTransaction } from './migrations/20261208000000-wallet-rollup-by-transaction.js';
 import { walletRollupBySnapshot } from './migrations/20261209000000-wallet-rollup-by-snapshot.js';
-import { auditSealMarkPartial } from './migrations/20261210000000-audit-seal-mark-partial.js';
 import { sqlPoolOf } from './pool.js';
 
 /** One forward migration, defined in code so it runs the same from source and from the bundle. */
@@ -59,7 +58,6 @@ export const gatewayMigrations: readonly GatewayMigration[] = [
   fromDomain(tenantKeysAtCommit),
   walletRollupByTransaction,
   walletRollupBySnapshot,
-  auditSealMarkPartial,
 ];
 
 /** A domain migration as knex runs it: its statements one by one (knex wraps each migration in a transaction). */

@@ -10,7 +10,7 @@ export const DEFAULT_ROLLUP_INTERVAL_MS = 1000;
  * fence) sums its organization's charges not rolled up yet, so their number is what a snapshot costs:
  * at 250 mutations a second, rolled up every second, the fence took 700–830 µs of PostgreSQL execution;
  * every 100 ms, 250–440 µs; at ~900 a second, every 100 ms, ~80 µs, every 50 ms (on its own connection,
- * src/db/knex.ts `maintenance`) ~65 µs, for ~2 µs more of the roll-up's own (docs/performance.md).
+ * src/db/knex.ts `maintenance`) ~65 µs, for 2–4 µs more of the roll-up's own (docs/performance.md).
  * Idle, the roll-up still runs once a second.
  */
 const ROLLUP_BUSY_INTERVAL_MS = 50;
